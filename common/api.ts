@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** Every API error has this shape. */
+export const ErrorResponse = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** Public settings the pages need: where sites live and how to reach the operator. */
+export const PublicConfigResponse = z.object({
+  appUrl: z.string(),
+  sitesDomain: z.string(),
+  contactEmail: z.string().nullable(),
+  contactAddress: z.string().nullable(),
+  contactPhone: z.string().nullable(),
+});
+export type PublicConfigResponse = z.infer<typeof PublicConfigResponse>;
+
+export const LegalDocumentResponse = z.object({
+  title: z.string(),
+  markdown: z.string(),
+  custom: z.boolean(),
+});
+export type LegalDocumentResponse = z.infer<typeof LegalDocumentResponse>;
+
+export const MeResponse = z.object({
+  user: z.object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+  }),
+  profile: z.object({
+    id: z.string(),
+    full_name: z.string().nullable(),
+    company: z.string().nullable(),
+    website: z.string().nullable(),
+    avatar_url: z.string().nullable(),
+    updated_at: z.string(),
+  }),
+});
+export type MeResponse = z.infer<typeof MeResponse>;

@@ -1,0 +1,16 @@
+// Limits shared by the server and the dashboard. The numbers live here and nowhere else.
+
+/** Shown as a hint on the sign-up form and enforced by the server. */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/** Rate limits of the auth endpoints, per client address: `max` requests per `window` seconds. */
+export const AUTH_LIMITS = {
+  signIn: { window: 60, max: 10 },
+  signUp: { window: 10 * 60, max: 10 },
+  reset: { window: 10 * 60, max: 5 },
+} as const;
+
+/** The contact form: messages per client address per hour. */
+export const CONTACT_LIMIT = { window: 60 * 60, max: 5 } as const;
+
+export const CONTACT_FIELD_MAX = { name: 100, email: 254, subject: 200, message: 5000 } as const;

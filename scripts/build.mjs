@@ -1,0 +1,31 @@
+// Builds what `npm start` runs: the dashboard (Vite) into dist/web and the server (esbuild) into
+// dist/server. Writes dist/.build-stamp with a hash of the sources, so start.mjs can tell
+// whether a rebuild is needed.
+import { build as viteBuild } from "vite";
+import { build as esbuild } from "esbuild";
+import { writeFileSync, mkdirSync } from "node:fs";
+import { sourceHash, root } from "./source-hash.mjs";
+import path from "node:path";
+
+export async function buildAll({ quiet = false } = {}) {
+  const started = Date.now();
+  await viteBuild({ configFile: path.join(root, "vite.config.ts"), logLevel: quiet ? "warn" : "info" });
+  await esbuild({
+    entryPoints: [path.join(root, "server/main.ts")],
+    outfile: path.join(root, "dist/server/main.js"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: true,
+    logLevel: quiet ? "warning" : "info",
+  });
+  mkdirSync(path.join(root, "dist"), { recursive: true });
+  writeFileSync(path.join(root, "dist/.build-stamp"), sourceHash());
+  if (!quiet) console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildAll();
+}

@@ -1,0 +1,62 @@
+// The Fastify application for the dashboard host: the JSON API, better-auth, and the built
+// dashboard. Site hosts never reach it; server/http.ts sends them to the edge first.
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
+import type { AppContext } from "./context";
+import { AppError } from "./errors";
+import { authRoutes } from "./api/auth/routes";
+import { healthRoutes } from "./api/health/routes";
+import { contactRoutes } from "./api/contact/routes";
+import { configRoutes } from "./api/config/routes";
+import { legalRoutes } from "./api/legal/routes";
+import { meRoutes } from "./api/me/routes";
+import { webRoutes } from "./web/static";
+import { rejectCrossSiteWrites, securityHeaders } from "./api/guards";
+
+export interface BuildAppOptions {
+  /** Serve the built dashboard from this directory (the `web` role). */
+  webDir?: string;
+  serverFactory?: FastifyServerFactory;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    trustProxy: ctx.env.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({
+        error: { code: error.code, message: error.message, ...(error.details ? { fields: error.details } : {}) },
+      });
+    }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "request failed");
+      return reply.status(500).send({ error: { code: "internal", message: "Something went wrong on our side. Please try again." } });
+    }
+    // Fastify's own client errors: malformed JSON, a body too large, an unsupported content type.
+    return reply.status(status).send({ error: { code: (error as { code?: string }).code?.toLowerCase() ?? "bad_request", message: (error as Error).message } });
+  });
+
+  app.addHook("onRequest", rejectCrossSiteWrites(ctx.env.appUrl));
+  app.addHook("onSend", securityHeaders);
+
+  await app.register((scope) => authRoutes(scope, ctx));
+  await app.register(async (api) => {
+    await healthRoutes(api, ctx);
+    await configRoutes(api, ctx);
+    await legalRoutes(api, ctx);
+    await contactRoutes(api, ctx);
+    await meRoutes(api, ctx);
+  });
+  if (options.webDir) await app.register((scope) => webRoutes(scope, options.webDir!));
+  else {
+    app.setNotFoundHandler(async (_request, reply) =>
+      reply.status(404).send({ error: { code: "not_found", message: "Not found" } }),
+    );
+  }
+  return app;
+}

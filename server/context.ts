@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Auth } from "./auth/auth";
+import type { Db } from "./db/client";
+import type { Env } from "./env";
+import type { Mailer } from "./mail/mailer";
+import type { LegalDocuments } from "./legal/documents";
+
+/** What every route and service may use. Built once in main.ts (or per test in test/support.ts). */
+export interface AppContext {
+  env: Env;
+  db: Db;
+  auth: Auth;
+  mailer: Mailer;
+  legal: LegalDocuments;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,30 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "../client";
+
+/**
+ * Counts one request against `key` in a fixed window, atomically, in the same table better-auth
+ * uses (keys here start with "berth:", so they never meet better-auth's). Returns whether the
+ * request is within `max`, and when the window ends.
+ */
+export async function consumeRateLimit(
+  db: Db,
+  key: string,
+  rule: { window: number; max: number },
+  now = Date.now(),
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const windowStart = now - rule.window * 1000;
+  const result = await db.execute(sql`
+    insert into rate_limits (id, key, count, last_request)
+    values (${randomUUID()}, ${key}, 1, ${now})
+    on conflict (key) do update set
+      count = case when rate_limits.last_request <= ${windowStart} then 1 else rate_limits.count + 1 end,
+      last_request = case when rate_limits.last_request <= ${windowStart} then ${now} else rate_limits.last_request end
+    returning count, last_request`);
+  const row = rowsOf<{ count: number; last_request: string | number }>(result)[0]!;
+  const started = Number(row.last_request);
+  return {
+    allowed: Number(row.count) <= rule.max,
+    retryAfterSeconds: Math.max(1, Math.ceil((started + rule.window * 1000 - now) / 1000)),
+  };
+}

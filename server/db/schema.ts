@@ -1,0 +1,197 @@
+// The database schema: better-auth's tables (users, sessions, accounts, verifications, rate_limits),
+// the spec's entities under their spec names, and Berth's own tables. Generated migrations live in
+// /migrations; the same SQL runs on embedded PGlite and on a PostgreSQL server.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+// ── better-auth ────────────────────────────────────────────────────────────────
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("accounts_user_id_idx").on(t.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("verifications_identifier_idx").on(t.identifier)],
+);
+
+/** better-auth's rate-limit counters: kept in the database so a restart does not reset them. */
+export const rateLimits = pgTable("rate_limits", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+// ── the spec's entities ──────────────────────────────────────────────────────
+export const profiles = pgTable("profiles", {
+  id: text("id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  full_name: text("full_name"),
+  company: text("company"),
+  website: text("website"),
+  avatar_url: text("avatar_url"),
+  updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const SITE_STATUSES = ["pending", "active", "deleted"] as const;
+
+export const sites = pgTable(
+  "sites",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description"),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: SITE_STATUSES }).notNull().default("pending"),
+    is_deleted: boolean("is_deleted").notNull().default(false),
+    deleted_at: timestamp("deleted_at", { withTimezone: true }),
+    subdomain: text("subdomain").notNull().unique(),
+    domain: text("domain"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("sites_user_id_created_at_idx").on(t.user_id, t.created_at),
+    check("sites_status_check", sql`${t.status} in ('pending', 'active', 'deleted')`),
+  ],
+);
+
+export const DEPLOYMENT_STATUSES = ["pending", "in_progress", "success", "failed"] as const;
+
+export const deployments = pgTable(
+  "deployments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    status: text("status", { enum: DEPLOYMENT_STATUSES }).notNull().default("pending"),
+    deployment_url: text("deployment_url"),
+    error: text("error"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    unique("deployments_site_id_version_key").on(t.site_id, t.version),
+    check(
+      "deployments_status_check",
+      sql`${t.status} in ('pending', 'in_progress', 'success', 'failed')`,
+    ),
+  ],
+);
+
+export const siteFiles = pgTable(
+  "site_files",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    file_path: text("file_path").notNull(),
+    file_type: text("file_type"),
+    file_size: bigint("file_size", { mode: "number" }).notNull().default(0),
+    is_folder: boolean("is_folder").notNull().default(false),
+    parent_folder: text("parent_folder"),
+    updated_at: updatedAt(),
+  },
+  (t) => [index("site_files_site_id_parent_idx").on(t.site_id, t.parent_folder)],
+);
+
+export const availableSubdomains = pgTable(
+  "available_subdomains",
+  {
+    subdomain: text("subdomain").primaryKey(),
+    status: text("status").notNull().default("available"),
+    is_assigned: boolean("is_assigned").notNull().default(false),
+    assigned_site_id: uuid("assigned_site_id").references(() => sites.id, { onDelete: "set null" }),
+    // The spec's edge-provider fields. Berth's edge is built in, so these record the project name
+    // and the host the built-in edge answers for this subdomain.
+    edge_project_id: text("edge_project_id"),
+    edge_domain: text("edge_domain"),
+    created_at: createdAt(),
+  },
+  (t) => [index("available_subdomains_unassigned_idx").on(t.is_assigned)],
+);
+
+// ── Berth's own ───────────────────────────────────────────────────────────────
+export const contactMessages = pgTable("contact_messages", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  // Set once the message has been handed to the mailer; null when no contact address is configured.
+  delivered_at: timestamp("delivered_at", { withTimezone: true }),
+  delivery_error: text("delivery_error"),
+  created_at: createdAt(),
+});

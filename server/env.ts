@@ -1,0 +1,163 @@
+// Every setting Berth reads, parsed and checked once at startup. A bad or missing value never
+// surfaces at the first request: loadEnv collects every problem and the process exits with the list.
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce
+  .number({ error: "must be a number" })
+  .int("must be a whole number")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+
+const httpUrl = z
+  .string()
+  .url("must be a URL such as http://localhost:8080")
+  .refine((v) => /^https?:\/\//.test(v), "must start with http:// or https://")
+  .transform((v) => v.replace(/\/+$/, ""));
+
+const hostname = z
+  .string()
+  .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)*$/i, "must be a host name such as localhost or sites.example.com")
+  .transform((v) => v.toLowerCase());
+
+const email = z.string().email("must be an e-mail address");
+
+const emailList = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))
+  .pipe(z.array(email));
+
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+const Schema = z.object({
+  // The one port Berth listens on; the dashboard, the API and every site share it.
+  PORT: port.default(8080),
+  // Where the embedded database, blobs, outbox and generated secret live.
+  BERTH_DATA_DIR: z.string().min(1).default("./data"),
+  // Public URL of the dashboard; links in e-mails point here. Defaults to http://localhost:$PORT.
+  BERTH_APP_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  // Sites are served at {subdomain}.{BERTH_SITES_DOMAIN}.
+  BERTH_SITES_DOMAIN: hostname.default("localhost"),
+  // A PostgreSQL server. Unset: embedded PGlite inside BERTH_DATA_DIR.
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+  ),
+  // Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: messages go to $BERTH_DATA_DIR/outbox.
+  BERTH_SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  ),
+  // Sender of every message Berth mails.
+  BERTH_MAIL_FROM: z.preprocess(blankToUndefined, z.string().min(3).optional()),
+  // Signing secret for sessions and tokens. Unset: generated once and kept in the data dir.
+  BERTH_SECRET: z.preprocess(
+    blankToUndefined,
+    z.string().min(32, "must be at least 32 characters").optional(),
+  ),
+  // Where contact-form messages are sent; also shown on the contact page and in the footer.
+  BERTH_CONTACT_EMAIL: z.preprocess(blankToUndefined, email.optional()),
+  // Optional street address and phone shown on the contact page and in the footer.
+  BERTH_CONTACT_ADDRESS: z.preprocess(blankToUndefined, z.string().max(200).optional()),
+  BERTH_CONTACT_PHONE: z.preprocess(blankToUndefined, z.string().max(40).optional()),
+  // Markdown files that replace the built-in terms of service and privacy policy.
+  BERTH_TERMS_FILE: z.preprocess(blankToUndefined, z.string().optional()),
+  BERTH_PRIVACY_FILE: z.preprocess(blankToUndefined, z.string().optional()),
+  // Set to true behind a reverse proxy so that X-Forwarded-For gives the client's address.
+  BERTH_TRUST_PROXY: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  // Which roles this process runs: any of api, web, edge, worker. --roles= on the command line wins.
+  BERTH_ROLES: z.string().default("api,web,edge,worker"),
+  // Admin e-mails, comma separated (used by the admin tools).
+  BERTH_ADMIN_EMAILS: z.preprocess(blankToUndefined, emailList.optional()),
+  // fatal, error, warn, info, debug, trace or silent.
+  BERTH_LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+});
+
+export const ROLES = ["api", "web", "edge", "worker"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Env {
+  port: number;
+  dataDir: string;
+  appUrl: string;
+  sitesDomain: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  secret: string | undefined;
+  contactEmail: string | undefined;
+  contactAddress: string | undefined;
+  contactPhone: string | undefined;
+  termsFile: string | undefined;
+  privacyFile: string | undefined;
+  trustProxy: boolean;
+  roles: ReadonlySet<Role>;
+  adminEmails: readonly string[];
+  logLevel: string;
+}
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Berth cannot start; fix these settings:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+function parseRoles(raw: string, problems: string[]): Set<Role> {
+  const roles = new Set<Role>();
+  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+    if ((ROLES as readonly string[]).includes(part)) roles.add(part as Role);
+    else problems.push(`roles: unknown role "${part}" (choose from ${ROLES.join(", ")})`);
+  }
+  if (roles.size === 0 && problems.length === 0) problems.push("roles: at least one role is needed");
+  return roles;
+}
+
+/** Parses settings from `source` (process.env by default) and `--roles=` in argv. Throws EnvError listing every problem. */
+export function loadEnv(
+  source: Record<string, string | undefined> = process.env,
+  argv: readonly string[] = process.argv.slice(2),
+): Env {
+  const parsed = Schema.safeParse(source);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path.join(".");
+      problems.push(`${key}: ${issue.message} (got ${JSON.stringify(source[key] ?? "")})`);
+    }
+  }
+  const rolesArg = argv.find((a) => a.startsWith("--roles="))?.slice("--roles=".length);
+  const roles = parseRoles(rolesArg ?? source.BERTH_ROLES ?? "api,web,edge,worker", problems);
+  if (!parsed.success || problems.length > 0) throw new EnvError(problems);
+
+  const v = parsed.data;
+  const appUrl = v.BERTH_APP_URL ?? `http://localhost:${v.PORT}`;
+  return {
+    port: v.PORT,
+    dataDir: path.resolve(v.BERTH_DATA_DIR),
+    appUrl,
+    sitesDomain: v.BERTH_SITES_DOMAIN,
+    databaseUrl: v.DATABASE_URL,
+    smtpUrl: v.BERTH_SMTP_URL,
+    mailFrom: v.BERTH_MAIL_FROM ?? `Berth <no-reply@${new URL(appUrl).hostname}>`,
+    secret: v.BERTH_SECRET,
+    contactEmail: v.BERTH_CONTACT_EMAIL,
+    contactAddress: v.BERTH_CONTACT_ADDRESS,
+    contactPhone: v.BERTH_CONTACT_PHONE,
+    termsFile: v.BERTH_TERMS_FILE,
+    privacyFile: v.BERTH_PRIVACY_FILE,
+    trustProxy: v.BERTH_TRUST_PROXY,
+    roles,
+    adminEmails: v.BERTH_ADMIN_EMAILS ?? [],
+    logLevel: v.BERTH_LOG_LEVEL,
+  };
+}

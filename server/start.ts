@@ -1,0 +1,81 @@
+// Starts Berth: lock the data directory, open and migrate the database, then listen. One HTTP
+// server serves every role; the Host header decides whether a request goes to the edge or to
+// Fastify (API and dashboard).
+import http from "node:http";
+import path from "node:path";
+import type { FastifyBaseLogger } from "fastify";
+import type { Env } from "./env";
+import { lockDataDir } from "./db/lock";
+import { resolveSecret } from "./secrets";
+import { openDatabase, type Database } from "./db/client";
+import { createMailer } from "./mail/mailer";
+import { createAuth } from "./auth/auth";
+import { loadLegalDocuments } from "./legal/documents";
+import { buildApp } from "./app";
+import type { AppContext } from "./context";
+import { createEdgeHandler } from "./edge/handler";
+import { createHostRouter } from "./edge/hosts";
+import { webDistDir } from "./paths";
+
+export interface RunningBerth {
+  port: number;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<RunningBerth> {
+  const releaseLock = lockDataDir(env.dataDir);
+  let database: Database | undefined;
+  try {
+    const legal = loadLegalDocuments(env);
+    const secret = resolveSecret(env.secret, env.dataDir);
+    database = await openDatabase(
+      env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir: path.join(env.dataDir, "db") },
+    );
+    await database.migrate();
+    log.info({ database: database.kind }, "database ready, migrations applied");
+
+    const mailer = createMailer({ smtpUrl: env.smtpUrl, from: env.mailFrom, dataDir: env.dataDir }, log);
+    const auth = createAuth({
+      db: database.db,
+      appUrl: env.appUrl,
+      secret,
+      mailer,
+      onMailError: (error) => log.error({ err: error }, "could not send mail"),
+    });
+    const ctx: AppContext = { env, db: database.db, auth, mailer, legal, log };
+
+    const hosts = createHostRouter(env);
+    const edge = env.roles.has("edge") ? createEdgeHandler() : undefined;
+    const serveApi = env.roles.has("api") || env.roles.has("web");
+    const app = await buildApp(ctx, {
+      ...(env.roles.has("web") ? { webDir: webDistDir } : {}),
+      serverFactory: (fastifyHandler) =>
+        http.createServer((req, res) => {
+          if (edge && hosts.isSiteHost(req.headers.host)) return edge(req, res);
+          if (serveApi) return fastifyHandler(req, res);
+          res.statusCode = 404;
+          res.end();
+        }),
+    });
+    await app.listen({ port: env.port, host: "::" });
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : env.port;
+    log.info(`Berth is running at ${env.appUrl} (roles: ${[...env.roles].join(", ")}; sites at *.${env.sitesDomain}:${port})`);
+
+    const db = database;
+    return {
+      port,
+      database: db,
+      async close() {
+        await app.close();
+        await db.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    await database?.close().catch(() => {});
+    releaseLock();
+    throw error;
+  }
+}

@@ -1,0 +1,28 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { Toaster } from "sonner";
+import { App } from "./App";
+import { SessionProvider } from "./lib/session";
+import { restoreSavedRedirect } from "./lib/redirect";
+import "./styles.css";
+
+restoreSavedRedirect(window.sessionStorage, window.history);
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+});
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <SessionProvider>
+          <App />
+          <Toaster richColors closeButton position="top-right" />
+        </SessionProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,3 @@
+export function Contact() {
+  return <main className="p-8">Contact</main>;
+}

@@ -1,0 +1,3 @@
+export function Docs() {
+  return <main className="p-8">Docs</main>;
+}

@@ -1,0 +1,3 @@
+export function NotFound() {
+  return <main className="p-8">NotFound</main>;
+}

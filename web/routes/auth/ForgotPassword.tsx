@@ -1,0 +1,3 @@
+export function ForgotPassword() {
+  return <main className="p-8">ForgotPassword</main>;
+}

@@ -1,0 +1,3 @@
+export function Login() {
+  return <main className="p-8">Login</main>;
+}

@@ -1,0 +1,3 @@
+export function Signup() {
+  return <main className="p-8">Signup</main>;
+}

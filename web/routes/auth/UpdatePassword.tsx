@@ -1,0 +1,3 @@
+export function UpdatePassword() {
+  return <main className="p-8">UpdatePassword</main>;
+}

@@ -1,0 +1,3 @@
+export function Overview() {
+  return <main className="p-8">Overview</main>;
+}
