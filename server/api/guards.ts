@@ -4,12 +4,12 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Refuses state-changing API calls that come from another origin, sites on the sites domain
- * included. better-auth checks its own routes; this covers the rest of /api.
+ * included. better-auth checks Origin only when cookies are present, so sign-in itself (login CSRF) is covered here too.
  */
 export function rejectCrossSiteWrites(appUrl: string): onRequestHookHandler {
   const appOrigin = new URL(appUrl).origin;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/") || request.url.startsWith("/api/auth/")) return;
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
     const origin = request.headers.origin;
     const fetchSite = request.headers["sec-fetch-site"];
     const crossSite = (origin !== undefined && origin !== appOrigin) || fetchSite === "cross-site" || fetchSite === "same-site";

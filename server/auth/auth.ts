@@ -13,6 +13,9 @@ import { AUTH_LIMITS, PASSWORD_MIN_LENGTH } from "../../common/limits";
 /** The header the API layer fills with Fastify's request.ip; any client-sent value is replaced. */
 export const CLIENT_IP_HEADER = "x-berth-client-ip";
 
+/** Where a confirmation link lands: the sign-in page, which then says the address is confirmed. */
+export const VERIFIED_CALLBACK = "/auth/login?verified=1";
+
 export interface AuthOptions {
   db: Db;
   appUrl: string;
@@ -64,7 +67,11 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: async ({ user, url }) => {
-        await send(verifyEmailMessage(user.email, user.name, url));
+        // Every confirmation link returns to the sign-in page, including the ones re-sent when an
+        // unverified user tries to sign in (better-auth would send those back to "/").
+        const link = new URL(url);
+        link.searchParams.set("callbackURL", VERIFIED_CALLBACK);
+        await send(verifyEmailMessage(user.email, user.name, link.toString()));
       },
     },
     session: {

@@ -22,6 +22,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Closing twice (a health test, then teardown) must not throw. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= fn());
+}
+
 export type DatabaseTarget = { url: string } | { pgliteDir: string } | { pglite: PGlite };
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -34,7 +40,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       db: db as unknown as Db,
       kind: "postgres",
       migrate: () => migratePg(db, { migrationsFolder: migrationsDir }),
-      close: () => pool.end(),
+      close: once(() => pool.end()),
     };
   }
   let client: PGlite;
@@ -49,7 +55,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     db: db as unknown as Db,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder: migrationsDir }),
-    close: () => client.close(),
+    close: once(() => client.close()),
   };
 }
 

@@ -17,7 +17,8 @@ export async function webRoutes(app: FastifyInstance, distDir: string): Promise<
   await app.register(fastifyStatic, {
     root: distDir,
     index: false,
-    wildcard: true,
+    // One route per built file; every other path falls through to the page handler below.
+    wildcard: false,
     setHeaders(res, filePath) {
       const immutable = filePath.startsWith(path.join(distDir, "assets") + path.sep);
       res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "public, max-age=300");

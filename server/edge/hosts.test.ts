@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { createHostRouter, normalizeHost } from "./hosts";
+
+describe("host routing", () => {
+  const local = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost" });
+  const prod = createHostRouter({ appUrl: "https://app.berth.example", sitesDomain: "berth.example" });
+
+  it.each([
+    ["abcde.localhost:8080", "abcde"],
+    ["ABCDE.LOCALHOST:8080", "abcde"],
+    ["abcde.localhost.", "abcde"],
+    ["abcde.localhost", "abcde"],
+    ["localhost:8080", undefined],
+    ["localhost", undefined],
+    [".localhost", undefined],
+    ["evil-localhost", undefined],
+    ["127.0.0.1:8080", undefined],
+    ["[::1]:8080", undefined],
+    [undefined, undefined],
+    ["", undefined],
+  ])("on a laptop, %s is site %s", (host, label) => {
+    expect(local.siteLabel(host)).toBe(label);
+  });
+
+  it("never treats the dashboard's own host as a site, even under the sites domain", () => {
+    expect(prod.isSiteHost("app.berth.example")).toBe(false);
+    expect(prod.siteLabel("qwert.berth.example")).toBe("qwert");
+    expect(prod.isSiteHost("berth.example")).toBe(false);
+  });
+
+  it("normalizes ports, case and trailing dots", () => {
+    expect(normalizeHost("Foo.Example:443")).toBe("foo.example");
+    expect(normalizeHost("[::1]:80")).toBe("[::1]");
+    expect(normalizeHost(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,162 @@
+// The in-process test server: a real database (a copy of the run's migrated PGlite, or a clone
+// of the PostgreSQL template), the real auth and mailer writing to a temporary outbox, and
+// Fastify's inject() instead of a port.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { pino } from "pino";
+import { inject } from "vitest";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { openDatabase, type Database } from "../db/client";
+import { loadEnv, type Env } from "../env";
+import { createMailer } from "../mail/mailer";
+import { createAuth } from "../auth/auth";
+import { loadLegalDocuments } from "../legal/documents";
+import { buildApp, type BuildAppOptions } from "../app";
+import type { AppContext } from "../context";
+import { Outbox } from "./outbox";
+
+export type Driver = "pglite" | "postgres";
+export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
+
+let counter = 0;
+
+export interface TestDatabase extends Database {
+  /** Closes the connection and removes the database. */
+  destroy(): Promise<void>;
+}
+
+export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
+  counter += 1;
+  if (driver === "pglite") {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "berth-pglite-"));
+    cpSync(inject("pgliteTemplateDir"), dir, { recursive: true });
+    const database = await openDatabase({ pgliteDir: dir });
+    return {
+      ...database,
+      async destroy() {
+        await database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `${inject("runId")}_${process.pid}_${counter}`;
+  const adminUrl = inject("postgresAdminUrl");
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}" template "${inject("postgresTemplate")}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  return {
+    ...database,
+    async destroy() {
+      await database.close();
+      await admin.query(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export const TEST_APP_URL = "http://localhost:8080";
+
+export function testEnv(dataDir: string, overrides: Record<string, string> = {}): Env {
+  return loadEnv(
+    {
+      BERTH_DATA_DIR: dataDir,
+      BERTH_APP_URL: TEST_APP_URL,
+      BERTH_SECRET: "test-secret-test-secret-test-secret-0123",
+      BERTH_LOG_LEVEL: "silent",
+      BERTH_CONTACT_EMAIL: "operator@berth.test",
+      ...overrides,
+    },
+    [],
+  );
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  database: Database;
+  outbox: Outbox;
+  /** A client with its own cookie jar, sending the app's Origin on writes like a browser would. */
+  client(options?: { ip?: string }): TestClient;
+  /** Builds a second app on the same database and data dir, as after a restart. */
+  restart(): Promise<TestServer>;
+  close(): Promise<void>;
+}
+
+export async function getTestServer(
+  driver: Driver,
+  options: { env?: Record<string, string>; database?: TestDatabase; dataDir?: string; app?: BuildAppOptions } = {},
+): Promise<TestServer> {
+  const database = options.database ?? (await createTestDatabase(driver));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "berth-data-"));
+  const env = testEnv(dataDir, options.env);
+  const log = pino({ level: "silent" });
+  const mailer = createMailer({ smtpUrl: env.smtpUrl, from: env.mailFrom, dataDir }, log);
+  const auth = createAuth({ db: database.db, appUrl: env.appUrl, secret: env.secret!, mailer, onMailError: () => {} });
+  const ctx: AppContext = { env, db: database.db, auth, mailer, legal: loadLegalDocuments(env), log };
+  const app = await buildApp(ctx, options.app);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    database,
+    outbox: new Outbox(path.join(dataDir, "outbox")),
+    client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? "203.0.113.10"),
+    async restart() {
+      await app.close();
+      return getTestServer(driver, { ...options, database, dataDir });
+    },
+    async close() {
+      await app.close();
+      await database.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly ip: string,
+  ) {}
+
+  async request(
+    method: Method,
+    url: string,
+    options: { json?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (method !== "GET" && method !== "HEAD") headers.origin ??= TEST_APP_URL;
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (options.json !== undefined) headers["content-type"] = "application/json";
+    const response = await this.app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: this.ip,
+      ...(options.json !== undefined ? { payload: JSON.stringify(options.json) } : {}),
+    });
+    for (const cookie of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now()) || cookie.value === "";
+      if (expired) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request("GET", url, headers ? { headers } : {});
+  }
+
+  post(url: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request("POST", url, { json: json ?? {}, ...(headers ? { headers } : {}) });
+  }
+}
