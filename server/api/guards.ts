@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -6,7 +6,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Refuses state-changing API calls that come from another origin, sites on the sites domain
  * included. better-auth checks Origin only when cookies are present, so sign-in itself (login CSRF) is covered here too.
  */
-export function rejectCrossSiteWrites(appUrl: string): onRequestHookHandler {
+export function rejectCrossSiteWrites(appUrl: string) {
   const appOrigin = new URL(appUrl).origin;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
@@ -33,10 +33,10 @@ const CSP = [
   "object-src 'none'",
 ].join("; ");
 
-export const securityHeaders: onSendHookHandler = async (_request, reply, payload) => {
+export async function securityHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   reply.header("x-content-type-options", "nosniff");
   reply.header("referrer-policy", "strict-origin-when-cross-origin");
   reply.header("x-frame-options", "DENY");
   reply.header("content-security-policy", CSP);
   return payload;
-};
+}
