@@ -1,0 +1,99 @@
+// Starts the built server (dist/server/main.js) as a real process on a free port with a
+// temporary data directory, the way a user runs it.
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Outbox } from "../../server/test/outbox";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const serverEntry = path.join(root, "dist/server/main.js");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export function runBerth(env: Record<string, string>, args: string[] = []): RunningProcess {
+  let output = "";
+  const child = spawn(process.execPath, [serverEntry, ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", BERTH_LOG_FORMAT: "json", BERTH_LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+export interface Berth {
+  url: string;
+  port: number;
+  dataDir: string;
+  outbox: Outbox;
+  process: RunningProcess;
+  stop(): Promise<void>;
+}
+
+export async function startBerth(extraEnv: Record<string, string> = {}): Promise<Berth> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "berth-e2e-"));
+  const url = `http://localhost:${port}`;
+  const proc = runBerth({
+    PORT: String(port),
+    BERTH_DATA_DIR: dataDir,
+    BERTH_APP_URL: url,
+    BERTH_CONTACT_EMAIL: "operator@berth.test",
+    ...extraEnv,
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const exitCode = await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 200, "running"))]);
+    if (exitCode !== "running") throw new Error(`Berth exited (${String(exitCode)}) during startup:\n${proc.output()}`);
+    const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) throw new Error(`Berth did not become healthy:\n${proc.output()}`);
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    outbox: new Outbox(path.join(dataDir, "outbox")),
+    process: proc,
+    async stop() {
+      proc.child.kill("SIGTERM");
+      await proc.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET with an explicit Host header (fetch cannot set one): how server-side tests reach a site. */
+export function getWithHost(port: number, host: string, pathname = "/"): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, path: pathname, headers: { host } }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
