@@ -1,0 +1,40 @@
+// Browser steps shared by the tests, written the way a person uses the pages: by label and text.
+import type { Page } from "playwright-core";
+import type { Berth } from "./berth";
+
+export async function signUp(page: Page, berth: Berth, user: { name: string; email: string; password: string }): Promise<void> {
+  await page.goto(`${berth.url}/auth/signup`);
+  await page.getByLabel("Full Name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password", { exact: true }).fill(user.password);
+  await page.getByRole("checkbox", { name: /agree/i }).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByText("Please check your email to confirm your account.").first().waitFor();
+  await page.waitForURL(`${berth.url}/auth/login`);
+}
+
+/** Opens the confirmation link from the outbox, as the user would from their mail. */
+export async function confirmEmail(page: Page, berth: Berth, email: string): Promise<void> {
+  const link = await waitFor(() => berth.outbox.lastLink(email, /Confirm your e-mail/));
+  await page.goto(link);
+  await page.waitForURL((url) => url.pathname === "/auth/login");
+}
+
+export async function signIn(page: Page, email: string, password: string, options: { rememberMe?: boolean } = {}): Promise<void> {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  if (options.rememberMe) await page.getByRole("checkbox", { name: "Remember me" }).check();
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+export async function waitFor<T>(read: () => T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return read();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
