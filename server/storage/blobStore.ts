@@ -1,0 +1,45 @@
+// Content-addressed blob storage: every blob is named by the SHA-256 of its bytes, so identical
+// files are stored once and a deployment's manifest can point at blobs that never change.
+// Two implementations (fs.ts, s3.ts) pass the same suite (blobStore.suite.ts).
+import type { Readable } from "node:stream";
+
+export interface PutResult {
+  sha256: string;
+  size: number;
+  /** False when a blob with these bytes already existed: the caller must not delete it on rollback. */
+  created: boolean;
+}
+
+export interface BlobInfo {
+  sha256: string;
+  size: number;
+  modifiedAt: Date;
+}
+
+export interface BlobStore {
+  /**
+   * Streams `source` into the store, hashing as the bytes arrive. Never buffers the whole blob.
+   * Throws BlobTooLargeError as soon as more than `maxBytes` arrive; nothing is left behind.
+   */
+  put(source: Readable, options: { maxBytes: number }): Promise<PutResult>;
+  /** The blob's bytes, or the inclusive byte range [start, end]. Throws BlobNotFoundError. */
+  get(sha256: string, range?: { start: number; end: number }): Promise<Readable>;
+  stat(sha256: string): Promise<BlobInfo | undefined>;
+  delete(sha256: string): Promise<void>;
+  /** Every blob, for the garbage sweeper. */
+  list(): AsyncIterable<BlobInfo>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than the limit of ${maxBytes} bytes`);
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly sha256: string) {
+    super(`No blob ${sha256}`);
+  }
+}
+
+export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
