@@ -94,3 +94,82 @@ export function greetingFor(date: Date, fullName: string | null | undefined): st
   const first = fullName?.trim().split(/\s+/)[0];
   return `Good ${part}, ${first || "there"}`;
 }
+
+/** Texts of the sign-in, sign-up and password screens that the spec leaves to us. */
+export const AUTH_SCREEN_TEXT = {
+  login: {
+    title: "Sign in to Berth",
+    subtitle: "Welcome back. Enter your details to open your dashboard.",
+    submit: "Sign In",
+    rememberMe: "Remember me",
+    forgotPassword: "Forgot password?",
+    noAccount: "Don't have an account?",
+    signUpLink: "Sign up",
+    verified: "Your e-mail address is confirmed. You can sign in now.",
+    verifyLinkInvalid: "This confirmation link is invalid or has expired. Sign in to get a new one.",
+    emailNotVerified:
+      "Your e-mail address is not confirmed yet. We've sent you a new confirmation link — open it, then sign in.",
+    tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
+  },
+  signup: {
+    title: "Create your account",
+    subtitle: "Host HTML pages, PDFs and zipped sites in one click.",
+    submit: "Create Account",
+    fullNameRequired: "Full name is required",
+    emailInvalid: "Enter a valid e-mail address",
+    termsRequired: "You must agree to the Terms of Service and Privacy Policy",
+    haveAccount: "Already have an account?",
+    signInLink: "Sign in",
+  },
+  forgot: {
+    title: "Reset your password",
+    subtitle: "Enter the e-mail address of your account and we'll send you a link to choose a new password.",
+    submit: "Send Reset Link",
+    sentTitle: "Check your inbox",
+    backToSignIn: "Back to Sign In",
+    rememberIt: "Remembered it?",
+    sentExpiry: "The link works once and expires in an hour. Can't find it? Look in your spam folder.",
+    useAnotherAddress: "Use a different e-mail address",
+  },
+  update: {
+    title: "Choose a new password",
+    subtitle: "Pick a password you don't use anywhere else.",
+    submit: "Update Password",
+    mismatch: "Passwords do not match",
+    successTitle: "Password updated",
+    successDescription: "Your password has been changed. Sign in with your new password.",
+    invalidTitle: "Link expired",
+    invalidLink: "This password reset link is invalid or has expired.",
+    requestNew: "Request a new link",
+  },
+  emailRequired: "Email is required",
+  showPassword: "Show password",
+  hidePassword: "Hide password",
+} as const;
+
+/** The dashboard shell's texts beyond the spec's labels. */
+export const DASHBOARD_SHELL_TEXT = {
+  notificationsTitle: "Notifications",
+  notificationsEmpty: "No notifications yet",
+  notificationsEmptyBody: "We'll let you know when a deployment finishes or a domain goes live.",
+  upgradeTitle: "Plans",
+  upgradeBody: "Upgrades are arranged by the operator of this Berth server.",
+  upgradeContact: "To move to Pro, write to",
+  upgradeNoContact: "Ask the administrator of this Berth server.",
+  currentPlan: "Current plan",
+  openMenu: "Open menu",
+  collapseSidebar: "Collapse sidebar",
+  expandSidebar: "Expand sidebar",
+} as const;
+
+/** The office hours on one line, as the spec writes them. */
+export const CONTACT_OFFICE_HOURS_SUMMARY = CONTACT_TEXT.officeHours.map((h) => h.short).join(", ");
+
+/** Labels of the contact form; browser tests find the fields by these. */
+export const CONTACT_FORM_TEXT = {
+  name: "Name",
+  email: "Email",
+  subject: "Subject",
+  message: "Message",
+  submit: "Send Message",
+} as const;

@@ -1,41 +1,71 @@
-// The route table (common/routes.ts lists the same paths for the server).
+// The route table (common/routes.ts lists the same paths for the server). Screens are loaded on
+// demand, so a visitor of the landing page does not download the dashboard.
+import { lazy, Suspense, type ComponentType } from "react";
 import { Route, Routes } from "react-router";
-import { Landing } from "./routes/Landing";
-import { Contact } from "./routes/Contact";
-import { Docs } from "./routes/Docs";
-import { Legal } from "./routes/Legal";
-import { NotFound } from "./routes/NotFound";
-import { Login } from "./routes/auth/Login";
-import { Signup } from "./routes/auth/Signup";
-import { ForgotPassword } from "./routes/auth/ForgotPassword";
-import { UpdatePassword } from "./routes/auth/UpdatePassword";
-import { DashboardLayout } from "./routes/dashboard/DashboardLayout";
-import { Overview } from "./routes/dashboard/Overview";
 import { RequireAuth } from "./components/layout/RequireAuth";
+import { Spinner } from "./components/ui/spinner";
+
+function screen<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(async () => ({ default: await load() }));
+}
+
+const Landing = screen(() => import("./routes/Landing").then((m) => m.Landing));
+const Contact = screen(() => import("./routes/Contact").then((m) => m.Contact));
+const Docs = screen(() => import("./routes/Docs").then((m) => m.Docs));
+const Legal = screen(() => import("./routes/Legal").then((m) => m.Legal));
+const NotFound = screen(() =>
+  import("./routes/NotFound").then((m) => m.NotFound),
+);
+const Login = screen(() => import("./routes/auth/Login").then((m) => m.Login));
+const Signup = screen(() =>
+  import("./routes/auth/Signup").then((m) => m.Signup),
+);
+const ForgotPassword = screen(() =>
+  import("./routes/auth/ForgotPassword").then((m) => m.ForgotPassword),
+);
+const UpdatePassword = screen(() =>
+  import("./routes/auth/UpdatePassword").then((m) => m.UpdatePassword),
+);
+const DashboardLayout = screen(() =>
+  import("./routes/dashboard/DashboardLayout").then((m) => m.DashboardLayout),
+);
+const Overview = screen(() =>
+  import("./routes/dashboard/Overview").then((m) => m.Overview),
+);
+
+function Loading() {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <Spinner className="size-8" />
+    </div>
+  );
+}
 
 export function App() {
   return (
-    <Routes>
-      <Route path="/" element={<Landing />} />
-      <Route path="/contact" element={<Contact />} />
-      <Route path="/docs" element={<Docs />} />
-      <Route path="/terms" element={<Legal document="terms" />} />
-      <Route path="/privacy" element={<Legal document="privacy" />} />
-      <Route path="/auth/login" element={<Login />} />
-      <Route path="/auth/signup" element={<Signup />} />
-      <Route path="/auth/forgot-password" element={<ForgotPassword />} />
-      <Route path="/auth/update-password" element={<UpdatePassword />} />
-      <Route
-        path="/dashboard"
-        element={
-          <RequireAuth>
-            <DashboardLayout />
-          </RequireAuth>
-        }
-      >
-        <Route index element={<Overview />} />
-      </Route>
-      <Route path="*" element={<NotFound />} />
-    </Routes>
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/" element={<Landing />} />
+        <Route path="/contact" element={<Contact />} />
+        <Route path="/docs" element={<Docs />} />
+        <Route path="/terms" element={<Legal document="terms" />} />
+        <Route path="/privacy" element={<Legal document="privacy" />} />
+        <Route path="/auth/login" element={<Login />} />
+        <Route path="/auth/signup" element={<Signup />} />
+        <Route path="/auth/forgot-password" element={<ForgotPassword />} />
+        <Route path="/auth/update-password" element={<UpdatePassword />} />
+        <Route
+          path="/dashboard"
+          element={
+            <RequireAuth>
+              <DashboardLayout />
+            </RequireAuth>
+          }
+        >
+          <Route index element={<Overview />} />
+        </Route>
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Suspense>
   );
 }

@@ -1,3 +1,146 @@
+import { useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import { ArrowLeft, Loader2, MailCheck } from "lucide-react";
+import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
+import { AuthLayout } from "../../components/auth/AuthLayout";
+import { FormAlert } from "../../components/auth/FormAlert";
+import { FormField, describedBy } from "../../components/auth/FormField";
+import { validateEmail } from "../../components/auth/validation";
+import { Button } from "../../components/ui/button";
+import { Input } from "../../components/ui/input";
+import { authClient } from "../../lib/auth-client";
+import { settleAuthCall, authErrorMessage } from "../../lib/auth-errors";
+
+const T = AUTH_SCREEN_TEXT.forgot;
+
 export function ForgotPassword() {
-  return <main className="p-8">ForgotPassword</main>;
+  const [email, setEmail] = useState("");
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const invalid = validateEmail(email).fields?.email;
+    setFieldError(invalid);
+    if (invalid) {
+      document.getElementById("email")?.focus();
+      return;
+    }
+    setSubmitting(true);
+    setFormError(null);
+    const address = email.trim();
+    // The server answers alike whether or not the address has an account, so this screen
+    // cannot be used to find out who is registered.
+    const { error } = await settleAuthCall(
+      authClient.requestPasswordReset({
+        email: address,
+        redirectTo: "/auth/update-password",
+      }),
+    );
+    setSubmitting(false);
+    if (error) {
+      const message = authErrorMessage(error);
+      toast.error(message);
+      setFormError(message);
+      return;
+    }
+    toast.success(AUTH_TEXT.resetSuccess);
+    setSentTo(address);
+  }
+
+  if (sentTo) {
+    return (
+      <AuthLayout
+        title={T.sentTitle}
+        documentTitle={T.title}
+        icon={
+          <div className="flex size-12 items-center justify-center rounded-full bg-accent text-primary">
+            <MailCheck className="size-6" aria-hidden />
+          </div>
+        }
+      >
+        <div className="flex flex-col gap-6">
+          <div
+            role="status"
+            className="-mt-2 space-y-3 text-sm leading-relaxed text-muted-foreground"
+          >
+            <p>
+              If an account exists for{" "}
+              <span className="font-medium text-foreground [overflow-wrap:anywhere]">
+                {sentTo}
+              </span>
+              , we've sent it a link to reset the password.
+            </p>
+            <p>{T.sentExpiry}</p>
+          </div>
+          <div className="flex flex-col gap-3">
+            <Button asChild size="lg" className="w-full">
+              <Link to="/auth/login">
+                <ArrowLeft aria-hidden />
+                {T.backToSignIn}
+              </Link>
+            </Button>
+            <Button
+              variant="ghost"
+              className="w-full text-muted-foreground"
+              onClick={() => {
+                setSentTo(null);
+                setFormError(null);
+              }}
+            >
+              {T.useAnotherAddress}
+            </Button>
+          </div>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title={T.title}
+      subtitle={T.subtitle}
+      footer={
+        <>
+          {T.rememberIt}{" "}
+          <Link
+            to="/auth/login"
+            className="font-medium text-primary hover:underline"
+          >
+            {T.backToSignIn}
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+        <FormField id="email" label="Email" error={fieldError}>
+          <Input
+            id="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@example.com"
+            required
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            {...describedBy("email", fieldError)}
+          />
+        </FormField>
+        {formError && <FormAlert kind="error">{formError}</FormAlert>}
+        <Button
+          type="submit"
+          size="lg"
+          className="mt-1 w-full"
+          disabled={submitting}
+        >
+          {submitting && <Loader2 className="animate-spin" aria-hidden />}
+          {T.submit}
+        </Button>
+      </form>
+    </AuthLayout>
+  );
 }

@@ -1,0 +1,51 @@
+// The plans an operator can give a user, and what each allows. The landing page, the docs and the
+// plans dialog show these numbers; the server enforces them. Sizes are bytes, base 1024.
+
+const MB = 1024 * 1024;
+const GB = 1024 * MB;
+
+export type PlanId = "free" | "pro";
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  /** Total of all files a user stores, across every site and deployment. */
+  storageBytes: number;
+  /** Largest single file the user may upload. */
+  maxFileBytes: number;
+  customDomains: boolean;
+  passwordProtection: boolean;
+  expiringLinks: boolean;
+  fileVersioning: boolean;
+  pointInTimeRecovery: boolean;
+}
+
+export const PLANS: Record<PlanId, Plan> = {
+  free: {
+    id: "free",
+    name: "Free",
+    storageBytes: 500 * MB,
+    maxFileBytes: 50 * MB,
+    customDomains: false,
+    passwordProtection: false,
+    expiringLinks: false,
+    fileVersioning: false,
+    pointInTimeRecovery: false,
+  },
+  pro: {
+    id: "pro",
+    name: "Pro",
+    storageBytes: 5 * GB,
+    maxFileBytes: 250 * MB,
+    customDomains: true,
+    passwordProtection: true,
+    expiringLinks: true,
+    fileVersioning: true,
+    pointInTimeRecovery: true,
+  },
+};
+
+/** A plan size for marketing copy: "500 MB", "5 GB". */
+export function formatPlanBytes(bytes: number): string {
+  return bytes >= GB ? `${+(bytes / GB).toFixed(2)} GB` : `${+(bytes / MB).toFixed(2)} MB`;
+}

@@ -1,0 +1,117 @@
+import { useState, type ReactNode } from "react";
+import { useForm, type FieldPath } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import type { z } from "zod";
+import { AlertCircle, CheckCircle2, Loader2, Send } from "lucide-react";
+import { ContactRequest, type ContactResponse } from "../../../../common/contact";
+import { CONTACT_FORM_TEXT, CONTACT_TEXT } from "../../../../common/texts";
+import { api, ApiError } from "../../../lib/api";
+import { Alert, AlertDescription, AlertTitle } from "../../ui/alert";
+import { Button } from "../../ui/button";
+import { FieldError } from "../../ui/field-error";
+import { Input } from "../../ui/input";
+import { Label } from "../../ui/label";
+import { Textarea } from "../../ui/textarea";
+
+type ContactInput = z.input<typeof ContactRequest>;
+type FieldName = FieldPath<ContactInput>;
+
+const FIELDS: readonly FieldName[] = ["name", "email", "subject", "message"];
+const EMPTY: ContactInput = { name: "", email: "", subject: "", message: "" };
+
+function Field({ name, error, children }: { name: FieldName; error: string | undefined; children: ReactNode }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={`contact-${name}`}>{CONTACT_FORM_TEXT[name]}</Label>
+      {children}
+      <FieldError id={`contact-${name}-error`} message={error} />
+    </div>
+  );
+}
+
+export function ContactForm() {
+  const [sent, setSent] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<ContactInput, unknown, ContactRequest>({ resolver: zodResolver(ContactRequest), defaultValues: EMPTY });
+  const send = useMutation({
+    mutationFn: (values: ContactRequest) => api<ContactResponse>("/api/contact", { method: "POST", json: values }),
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setSent(false);
+    try {
+      await send.mutateAsync(values);
+      reset(EMPTY);
+      setSent(true);
+    } catch (error) {
+      // The server validates with the same schema; if it still names a field, show it there too.
+      if (error instanceof ApiError && error.fields) {
+        for (const field of FIELDS) {
+          const message = error.fields[field];
+          if (message) setError(field, { message });
+        }
+      }
+    }
+  });
+
+  const fieldProps = (name: FieldName) => ({
+    id: `contact-${name}`,
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": errors[name] ? `contact-${name}-error` : undefined,
+    ...register(name),
+  });
+
+  return (
+    <section aria-labelledby="contact-form-title" className="rounded-xl border bg-card p-6 shadow-sm sm:p-8">
+      <h2 id="contact-form-title" className="text-lg font-semibold tracking-tight">
+        Write to us
+      </h2>
+      <p className="mt-1 text-sm text-muted-foreground">We read every message and answer within office hours.</p>
+
+      <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-5">
+        {sent ? (
+          <Alert role="alert" variant="success">
+            <CheckCircle2 aria-hidden />
+            <AlertTitle>{CONTACT_TEXT.sent}</AlertTitle>
+          </Alert>
+        ) : null}
+        {send.error ? (
+          <Alert role="alert" variant="destructive">
+            <AlertCircle aria-hidden />
+            <AlertTitle>Your message was not sent</AlertTitle>
+            <AlertDescription>{send.error.message}</AlertDescription>
+          </Alert>
+        ) : null}
+
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field name="name" error={errors.name?.message}>
+            <Input autoComplete="name" placeholder="Ada Lovelace" {...fieldProps("name")} />
+          </Field>
+          <Field name="email" error={errors.email?.message}>
+            <Input type="email" autoComplete="email" placeholder="ada@example.com" {...fieldProps("email")} />
+          </Field>
+        </div>
+        <Field name="subject" error={errors.subject?.message}>
+          <Input placeholder="How can we help?" {...fieldProps("subject")} />
+        </Field>
+        <Field name="message" error={errors.message?.message}>
+          <Textarea rows={6} placeholder="Tell us a little more…" className="min-h-36 resize-y" {...fieldProps("message")} />
+        </Field>
+
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-xs text-muted-foreground">We only use your details to reply to you.</p>
+          <Button type="submit" size="lg" disabled={send.isPending} className="w-full sm:w-auto">
+            {send.isPending ? <Loader2 aria-hidden className="animate-spin" /> : <Send aria-hidden />}
+            {CONTACT_FORM_TEXT.submit}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

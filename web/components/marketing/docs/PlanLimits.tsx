@@ -1,0 +1,76 @@
+import { Check, Minus } from "lucide-react";
+import { PLANS, formatPlanBytes, type Plan } from "../../../../common/plans";
+import { DocSection } from "./DocBits";
+
+const ROWS: { label: string; value: (plan: Plan) => string | boolean }[] = [
+  { label: "Total storage", value: (p) => formatPlanBytes(p.storageBytes) },
+  { label: "Largest single file", value: (p) => formatPlanBytes(p.maxFileBytes) },
+  { label: "Custom domains", value: (p) => p.customDomains },
+  { label: "Password-protected links", value: (p) => p.passwordProtection },
+  { label: "Expiring links", value: (p) => p.expiringLinks },
+  { label: "File versioning", value: (p) => p.fileVersioning },
+  { label: "Point-in-time recovery", value: (p) => p.pointInTimeRecovery },
+];
+
+const plans = [PLANS.free, PLANS.pro];
+
+function Cell({ value }: { value: string | boolean }) {
+  if (typeof value === "string") return <>{value}</>;
+  return value ? (
+    <>
+      <Check aria-hidden className="inline size-4 text-success" />
+      <span className="sr-only">Included</span>
+    </>
+  ) : (
+    <>
+      <Minus aria-hidden className="inline size-4 text-muted-foreground/60" />
+      <span className="sr-only">Not included</span>
+    </>
+  );
+}
+
+export function PlanLimits() {
+  return (
+    <DocSection
+      id="limits"
+      title="Plans and limits"
+      lead="Limits are checked by the server on every upload. The operator of a Berth server decides which plan each account is on."
+    >
+      <div className="overflow-x-auto rounded-xl border">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">What each plan allows</caption>
+          <thead className="bg-muted/60">
+            <tr>
+              <th scope="col" className="px-3 py-3 sm:px-4 font-medium text-muted-foreground">
+                Limit
+              </th>
+              {plans.map((plan) => (
+                <th key={plan.id} scope="col" className="px-3 py-3 sm:px-4 font-semibold">
+                  {plan.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y">
+            {ROWS.map((row) => (
+              <tr key={row.label}>
+                <th scope="row" className="px-3 py-3 sm:px-4 font-normal text-foreground/85">
+                  {row.label}
+                </th>
+                {plans.map((plan) => (
+                  <td key={plan.id} className="px-3 py-3 sm:px-4 font-medium">
+                    <Cell value={row.value(plan)} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="text-sm text-muted-foreground">
+        Sizes are counted in binary units: 1 MB is 1,024 KB. Need more room? Enterprise storage goes up to
+        unlimited; ask the operator.
+      </p>
+    </DocSection>
+  );
+}

@@ -1,0 +1,71 @@
+import { CodeBlock, Callout, DocHeading, DocSection, InlineCode } from "./DocBits";
+
+// The settings a new operator is most likely to need; server/env.ts has the full list, and the
+// server prints every missing or invalid one at startup.
+const SETTINGS: { name: string; what: string }[] = [
+  { name: "PORT", what: "The one port for the dashboard, the API and every site. Default 8080." },
+  { name: "BERTH_DATA_DIR", what: "Where the embedded database, uploaded files, mail outbox and generated secret live. Default ./data." },
+  { name: "BERTH_APP_URL", what: "The public address of the dashboard; links in e-mails point here." },
+  { name: "BERTH_SITES_DOMAIN", what: "Sites are served at {subdomain}.{this domain}. Default localhost." },
+  { name: "DATABASE_URL", what: "A PostgreSQL connection string. Unset, Berth uses the embedded database." },
+  { name: "BERTH_SMTP_URL", what: "Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587." },
+  { name: "BERTH_MAIL_FROM", what: "The sender of every message Berth mails." },
+  { name: "BERTH_CONTACT_EMAIL", what: "Where contact-form messages go; also shown on the contact page." },
+  { name: "BERTH_CONTACT_ADDRESS / _PHONE", what: "Optional address and phone for the contact page and footer." },
+  { name: "BERTH_TERMS_FILE / BERTH_PRIVACY_FILE", what: "Markdown files that replace the built-in terms and privacy policy." },
+  { name: "BERTH_TRUST_PROXY", what: "Set to true behind a reverse proxy so client addresses are read correctly." },
+];
+
+export function SelfHosting() {
+  return (
+    <DocSection
+      id="self-hosting"
+      title="Self-hosting"
+      lead="Berth is open source and runs anywhere Node.js does. One command starts everything, with nothing else to install."
+    >
+      <p>
+        You need Node.js 20.19 or newer. In a copy of the Berth source, run:
+      </p>
+      <CodeBlock code="npm install && npm start" />
+      <p>
+        The first start builds the app, creates the database and listens on{" "}
+        <InlineCode>http://localhost:8080</InlineCode>. Sites are served on the same port at{" "}
+        <InlineCode>{"{subdomain}.localhost:8080"}</InlineCode>; browsers resolve <InlineCode>*.localhost</InlineCode>{" "}
+        without any DNS setup.
+      </p>
+
+      <DocHeading>Where your data lives</DocHeading>
+      <p>
+        Everything Berth keeps is in the data directory, <InlineCode>./data</InlineCode> unless you set{" "}
+        <InlineCode>BERTH_DATA_DIR</InlineCode>: the embedded PostgreSQL database (PGlite), uploaded files, the secret
+        that signs sessions, and an <InlineCode>outbox</InlineCode> folder. Until you configure SMTP, e-mails such as
+        sign-up confirmations are written to that outbox instead of being sent, so you can open them there. Back up
+        this directory and you have backed up Berth.
+      </p>
+
+      <DocHeading>Using PostgreSQL</DocHeading>
+      <p>When one machine is not enough, point Berth at a PostgreSQL server. Migrations run on start.</p>
+      <CodeBlock code={"DATABASE_URL=postgres://berth:secret@db.internal:5432/berth npm start"} />
+
+      <DocHeading>Configuration</DocHeading>
+      <p>
+        Berth is configured with environment variables. All of them are checked at startup; if any is missing or
+        wrong, Berth lists every problem at once and exits.
+      </p>
+      <dl className="divide-y rounded-xl border text-sm">
+        {SETTINGS.map(({ name, what }) => (
+          <div key={name} className="grid gap-1 px-4 py-3 sm:grid-cols-[16rem_1fr] sm:gap-4">
+            <dt className="font-mono text-[0.8125rem] font-medium break-words text-foreground">{name}</dt>
+            <dd className="text-foreground/75">{what}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <Callout title="Going to production">
+        Serve sites from a different registrable domain than the dashboard, the way GitHub Pages uses github.io
+        rather than github.com, so that uploaded pages can never read dashboard cookies. Point a wildcard DNS record
+        (<InlineCode>*.sites.example</InlineCode>) at the server and set <InlineCode>BERTH_SITES_DOMAIN</InlineCode>.
+      </Callout>
+    </DocSection>
+  );
+}
