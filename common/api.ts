@@ -5,6 +5,8 @@ export const ErrorResponse = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
+    /** A second line for the toast: the spec's description text. */
+    detail: z.string().optional(),
     fields: z.record(z.string(), z.string()).optional(),
   }),
 });

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
+    /** The spec's toast description, when the server gives one. */
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -29,8 +31,14 @@ export async function api<T>(path: string, init: RequestInit & { json?: unknown 
   const text = await response.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined)?.error;
-    throw new ApiError(response.status, error?.code ?? "error", error?.message ?? AUTH_TEXT.unexpectedError, error?.fields);
+    throw toApiError(response.status, body);
   }
   return body as T;
+}
+
+type ErrorBody = { error?: { code?: string; message?: string; detail?: string; fields?: Record<string, string> } };
+
+export function toApiError(status: number, body: unknown): ApiError {
+  const error = (body as ErrorBody | undefined)?.error;
+  return new ApiError(status, error?.code ?? "error", error?.message ?? AUTH_TEXT.unexpectedError, error?.fields, error?.detail);
 }

@@ -1,0 +1,231 @@
+// The sites API: request and response schemas shared by the server, the dashboard and the CLI.
+//
+//   POST   /api/subdomains/reserve                     → ReserveSubdomainResponse (the user's reserved name; same one until used)
+//   GET    /api/sites                                  → SiteListResponse, newest first
+//   POST   /api/sites              multipart: name, description?, subdomain, then file
+//                                                      → 201 SiteResponse (created, file published as version 1, active)
+//   GET    /api/sites/:id                              → SiteResponse
+//   PATCH  /api/sites/:id          UpdateSiteRequest   → SiteResponse
+//   DELETE /api/sites/:id                              → SiteResponse (marked for deletion; no longer served)
+//   POST   /api/sites/:id/restore                      → SiteResponse
+//   GET    /api/sites/:id/files?parent=a/b             → SiteFileListResponse
+//   POST   /api/sites/:id/files    multipart: parent?, extract? ("true": unpack a zip here), then file
+//                                                      → 201 UploadResponse (publishes a new deployment)
+//   POST   /api/sites/:id/folders  CreateFolderRequest → 201 { file, deployment }
+//   DELETE /api/sites/:id/files/:fileId                → { deployment } (a folder goes with everything in it)
+//   GET    /api/sites/:id/files/:fileId/download       → the bytes, Content-Disposition: attachment
+//   GET    /api/sites/:id/deployments                  → DeploymentListResponse, newest first
+//   POST   /api/sites/:id/deployments                  → 201 DeploymentResponse (Deploy Now)
+//   POST   /api/sites/:id/deployments/:did/rollback    → DeploymentResponse (that version is live again)
+//   GET    /api/stats                                  → StatsResponse
+//   GET    /api/events                                 → text/event-stream of ServerEvent
+//
+// Errors are { error: { code, message, detail? } }; upload errors carry the spec's toast title in
+// `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
+import { z } from "zod";
+
+export const SITE_STATUSES = ["pending", "active", "deleted"] as const;
+export type SiteStatus = (typeof SITE_STATUSES)[number];
+export const DEPLOYMENT_STATUSES = ["pending", "in_progress", "success", "failed"] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+/** Days a deleted site can be restored before it is purged. */
+export const DELETION_GRACE_DAYS = 14;
+
+export const SITE_TEXT = {
+  nameRequired: "Site name is required",
+  nameRequiredDescription: "Please enter a name for your site",
+  subdomainRequired: "Subdomain is required",
+  subdomainRequiredDescription: "No subdomain was assigned. Please try again.",
+  fileRequired: "File required",
+  fileRequiredDescription: "Please upload at least one file to continue",
+  errorAssigningSubdomain: "Error assigning subdomain",
+  noSubdomains: "No available subdomains found",
+  noSubdomainsInline: "No available subdomains found. Please try again later.",
+  uploadFailed: "Upload failed",
+  uploadSucceeded: "File uploaded successfully",
+  createFailed: "Failed to create site",
+  notAuthenticated: "Not authenticated",
+  errorFetchingSites: "Error fetching sites",
+  notFoundTitle: "Site not found",
+  notFoundBody: "The site you're looking for doesn't exist or you don't have permission to view it.",
+  backToSites: "Back to sites",
+  loadFailed: "Failed to load site details",
+  tryLater: "Please try again later.",
+  deleteTitle: "Are you sure you want to delete this site?",
+  deleteConfirm: "Mark for Deletion",
+  deleteFailed: "Failed to delete site",
+  deleted: "Site marked for deletion",
+  deletedDescription: "Your site will be permanently deleted in 14 days. You can restore it before then.",
+  restoreFailed: "Failed to restore site",
+  restored: "Site restored",
+  restoredDescription: "Your site has been restored successfully.",
+  restore: "Restore Site",
+  deploySite: "Deploy Site",
+  editSite: "Edit Site",
+  delete: "Delete",
+  /** 'Site marked for deletion. Will be permanently deleted in N days.' */
+  deletionBanner: (days: number) => `Site marked for deletion. Will be permanently deleted in ${days} days.`,
+  listActive: "Active",
+  listNotDeployed: "Not Deployed",
+  listMarkedForDeletion: "Marked for deletion",
+  manage: "Manage",
+  filesFailed: "Failed to load files",
+  folderNameRequired: "Folder name required",
+  folderNameRequiredDescription: "Please enter a name for the folder",
+  folderFailed: "Failed to create folder",
+  folderCreated: "Folder created",
+  folderCreatedDescription: (name: string) => `${name} folder has been created successfully.`,
+  noFiles: "No files here yet",
+  noFilesDescription: "Upload files to get started or create a new folder.",
+  newFolder: "New Folder",
+  upload: "Upload",
+  uploadFiles: "Upload Files",
+  createFolderTitle: "Create New Folder",
+  folderNameLabel: "Folder Name",
+  folderNamePlaceholder: "Enter folder name",
+  createFolder: "Create Folder",
+  uploadFileTitle: "Upload File",
+  recentDeployments: "Recent Deployments",
+  deployNow: "Deploy Now",
+  deploySuccess: "Successfully deployed",
+  deployFailed: "Deployment failed",
+  deployInProgress: "Deployment in progress",
+  visitSite: "Visit Site",
+  noDeployments: "No deployments yet",
+  noDeploymentsDescription: "Upload files and deploy your site to see deployment history.",
+  editSettings: "Edit Settings",
+} as const;
+
+/** Days left before a deleted site is purged: the 14-day deadline minus now, rounded up, never below 0. */
+export function daysUntilPurge(deletedAt: Date, now: Date = new Date()): number {
+  const deadline = deletedAt.getTime() + DELETION_GRACE_DAYS * 24 * 60 * 60 * 1000;
+  return Math.max(0, Math.ceil((deadline - now.getTime()) / (24 * 60 * 60 * 1000)));
+}
+
+export const SiteResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(SITE_STATUSES),
+  is_deleted: z.boolean(),
+  deleted_at: z.string().nullable(),
+  subdomain: z.string(),
+  domain: z.string().nullable(),
+  created_at: z.string(),
+  /** http://{subdomain}.{BERTH_SITES_DOMAIN}[:port]/ — where the live site is served. */
+  url: z.string(),
+  live_deployment_id: z.string().nullable(),
+  live_version: z.number().int().nullable(),
+  file_count: z.number().int(),
+  /** Bytes of the site's current files. */
+  size: z.number().int(),
+});
+export type SiteResponse = z.infer<typeof SiteResponse>;
+
+export const SiteListResponse = z.object({ sites: z.array(SiteResponse) });
+export type SiteListResponse = z.infer<typeof SiteListResponse>;
+
+export const ReserveSubdomainResponse = z.object({ subdomain: z.string() });
+export type ReserveSubdomainResponse = z.infer<typeof ReserveSubdomainResponse>;
+
+export const SITE_NAME_MAX = 100;
+export const SITE_DESCRIPTION_MAX = 500;
+
+const siteName = z
+  .string({ error: SITE_TEXT.nameRequired })
+  .trim()
+  .min(1, SITE_TEXT.nameRequired)
+  .max(SITE_NAME_MAX, `Site name must be at most ${SITE_NAME_MAX} characters`);
+const siteDescription = z
+  .string()
+  .trim()
+  .max(SITE_DESCRIPTION_MAX, `Description must be at most ${SITE_DESCRIPTION_MAX} characters`);
+
+/**
+ * POST /api/sites is multipart/form-data, fields first, then one part named "file":
+ * name, description (optional), subdomain (from POST /api/subdomains/reserve).
+ */
+export const CreateSiteFields = z.object({
+  name: siteName,
+  description: siteDescription.optional(),
+  subdomain: z.string({ error: SITE_TEXT.subdomainRequired }).trim().min(1, SITE_TEXT.subdomainRequired),
+});
+export type CreateSiteFields = z.infer<typeof CreateSiteFields>;
+
+export const UpdateSiteRequest = z.object({ name: siteName, description: siteDescription.nullable().optional() });
+export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
+
+export const SiteFileResponse = z.object({
+  id: z.string(),
+  site_id: z.string(),
+  filename: z.string(),
+  /** The path inside the site, e.g. "css/site.css". */
+  file_path: z.string(),
+  /** MIME type for files, null for folders. */
+  file_type: z.string().nullable(),
+  file_size: z.number().int(),
+  is_folder: z.boolean(),
+  parent_folder: z.string().nullable(),
+  updated_at: z.string(),
+  /** Public URL of the file on the live site; null for folders. */
+  url: z.string().nullable(),
+});
+export type SiteFileResponse = z.infer<typeof SiteFileResponse>;
+
+/** GET /api/sites/:id/files?parent=a/b (no parent: the root). Folders first, then by name. */
+export const SiteFileListResponse = z.object({ files: z.array(SiteFileResponse) });
+export type SiteFileListResponse = z.infer<typeof SiteFileListResponse>;
+
+export const CreateFolderRequest = z.object({
+  name: z.string({ error: SITE_TEXT.folderNameRequired }).trim().min(1, SITE_TEXT.folderNameRequired),
+  parent: z.string().nullable().optional(),
+});
+export type CreateFolderRequest = z.infer<typeof CreateFolderRequest>;
+
+export const DeploymentResponse = z.object({
+  id: z.string(),
+  site_id: z.string(),
+  version: z.number().int(),
+  status: z.enum(DEPLOYMENT_STATUSES),
+  /** This version's own permanent URL: http://{subdomain}--v{version}.{domain}/ */
+  deployment_url: z.string().nullable(),
+  created_at: z.string(),
+  error: z.string().nullable(),
+  file_count: z.number().int(),
+  total_size: z.number().int(),
+  /** What produced it, e.g. "Uploaded report.pdf", "Rolled back to version 2". */
+  note: z.string().nullable(),
+  is_live: z.boolean(),
+});
+export type DeploymentResponse = z.infer<typeof DeploymentResponse>;
+
+export const DeploymentListResponse = z.object({ deployments: z.array(DeploymentResponse) });
+export type DeploymentListResponse = z.infer<typeof DeploymentListResponse>;
+
+export const UploadResponse = z.object({
+  files: z.array(SiteFileResponse),
+  deployment: DeploymentResponse,
+});
+export type UploadResponse = z.infer<typeof UploadResponse>;
+
+export const FolderResponse = z.object({ file: SiteFileResponse, deployment: DeploymentResponse });
+export type FolderResponse = z.infer<typeof FolderResponse>;
+
+/** GET /api/stats: the overview's figures. */
+export const StatsResponse = z.object({
+  total_sites: z.number().int(),
+  deployments: z.number().int(),
+  storage_used: z.number().int(),
+  storage_quota: z.number().int(),
+  max_file_bytes: z.number().int(),
+  plan: z.enum(["free", "pro"]),
+});
+export type StatsResponse = z.infer<typeof StatsResponse>;
+
+/** Server-sent events on GET /api/events, one JSON object per `data:` line. */
+export const ServerEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("deployment"), site_id: z.string(), deployment: DeploymentResponse }),
+  z.object({ type: z.literal("site"), site_id: z.string() }),
+]);
+export type ServerEvent = z.infer<typeof ServerEvent>;
