@@ -11,12 +11,18 @@ export const APP_ROUTES = [
   "/auth/forgot-password",
   "/auth/update-password",
   "/dashboard",
+  "/dashboard/sites",
+  "/dashboard/sites/new",
+  "/dashboard/sites/:id",
 ] as const;
 
 function matches(pattern: string, path: string): boolean {
   const p = pattern.split("/");
   const q = path.split("/");
-  return p.length === q.length && p.every((seg, i) => seg.startsWith(":") ? q[i] !== "" : seg === q[i]);
+  return (
+    p.length === q.length &&
+    p.every((seg, i) => (seg.startsWith(":") ? q[i] !== "" : seg === q[i]))
+  );
 }
 
 export function isAppRoute(pathname: string): boolean {

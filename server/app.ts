@@ -9,6 +9,12 @@ import { contactRoutes } from "./api/contact/routes";
 import { configRoutes } from "./api/config/routes";
 import { legalRoutes } from "./api/legal/routes";
 import { meRoutes } from "./api/me/routes";
+import { siteRoutes } from "./api/sites/routes";
+import { fileRoutes } from "./api/files/routes";
+import { deploymentRoutes } from "./api/deployments/routes";
+import { eventRoutes } from "./api/events/routes";
+import fastifyMultipart from "@fastify/multipart";
+import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
 import { rejectCrossSiteWrites, securityHeaders } from "./api/guards";
 
@@ -29,7 +35,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({
-        error: { code: error.code, message: error.message, ...(error.details ? { fields: error.details } : {}) },
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.detail ? { detail: error.detail } : {}),
+          ...(error.details ? { fields: error.details } : {}),
+        },
       });
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
@@ -44,15 +55,25 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook("onRequest", rejectCrossSiteWrites(ctx.env.appUrl));
   app.addHook("onSend", securityHeaders);
 
-  await app.register((scope) => authRoutes(scope, ctx));
+  // Request lines are logged at debug level; problems are logged where they happen.
+  await app.register((scope) => authRoutes(scope, ctx), { logLevel: "warn" });
   await app.register(async (api) => {
+    await api.register(fastifyMultipart, {
+      // The plan's limits are enforced while the bytes stream in (stageUpload); this is only the
+      // outer bound, one byte over the largest plan's file so that an over-limit file is noticed.
+      limits: { files: 1, fields: 10, fieldSize: 4096, parts: 12, fileSize: Math.max(...Object.values(PLANS).map((p) => p.maxFileBytes)) + 1 },
+    });
     await healthRoutes(api, ctx);
     await configRoutes(api, ctx);
     await legalRoutes(api, ctx);
     await contactRoutes(api, ctx);
     await meRoutes(api, ctx);
-  });
-  if (options.webDir) await app.register((scope) => webRoutes(scope, options.webDir!));
+    await siteRoutes(api, ctx);
+    await fileRoutes(api, ctx);
+    await deploymentRoutes(api, ctx);
+    await eventRoutes(api, ctx);
+  }, { logLevel: "warn" });
+  if (options.webDir) await app.register((scope) => webRoutes(scope, options.webDir!), { logLevel: "warn" });
   else {
     app.setNotFoundHandler(async (_request, reply) =>
       reply.status(404).send({ error: { code: "not_found", message: "Not found" } }),

@@ -4,6 +4,9 @@ import type { Db } from "./db/client";
 import type { Env } from "./env";
 import type { Mailer } from "./mail/mailer";
 import type { LegalDocuments } from "./legal/documents";
+import type { BlobStore } from "./storage/blobStore";
+import type { BerthEvents } from "./events";
+import type { SiteUrls } from "./edge/urls";
 
 /** What every route and service may use. Built once in main.ts (or per test in test/support.ts). */
 export interface AppContext {
@@ -13,4 +16,7 @@ export interface AppContext {
   mailer: Mailer;
   legal: LegalDocuments;
   log: FastifyBaseLogger;
+  blobs: BlobStore;
+  events: BerthEvents;
+  urls: SiteUrls;
 }

@@ -53,3 +53,74 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATABASE_URL: "", BERTH_SMTP_URL: " " }, []).databaseUrl).toBeUndefined();
   });
 });
+
+describe("loadEnv: blob storage in a bucket", () => {
+  it("keeps blobs in the data directory unless a bucket is set", () => {
+    expect(loadEnv({}, []).s3).toBeUndefined();
+    expect(loadEnv({ BERTH_S3_BUCKET: " ", AWS_ACCESS_KEY_ID: "AKIA" }, []).s3).toBeUndefined();
+  });
+
+  it("defaults to AWS in us-east-1, virtual-hosted style, at the bucket's root, with the SDK's credentials", () => {
+    expect(loadEnv({ BERTH_S3_BUCKET: "berth-blobs" }, []).s3).toEqual({
+      bucket: "berth-blobs",
+      endpoint: undefined,
+      region: "us-east-1",
+      forcePathStyle: false,
+      prefix: "",
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      sessionToken: undefined,
+    });
+  });
+
+  it("uses path-style addressing with an endpoint unless told otherwise", () => {
+    const s3 = loadEnv(
+      {
+        BERTH_S3_BUCKET: "blobs",
+        BERTH_S3_ENDPOINT: "http://127.0.0.1:9000/",
+        BERTH_S3_REGION: "auto",
+        BERTH_S3_PREFIX: "berth/prod",
+        AWS_ACCESS_KEY_ID: "minio",
+        AWS_SECRET_ACCESS_KEY: "minio-secret",
+      },
+      [],
+    ).s3;
+    expect(s3).toMatchObject({
+      endpoint: "http://127.0.0.1:9000",
+      region: "auto",
+      forcePathStyle: true,
+      prefix: "berth/prod/",
+      accessKeyId: "minio",
+      secretAccessKey: "minio-secret",
+    });
+    const env = { BERTH_S3_BUCKET: "blobs", BERTH_S3_ENDPOINT: "https://s3.example.com", BERTH_S3_FORCE_PATH_STYLE: "false" };
+    expect(loadEnv(env, []).s3?.forcePathStyle).toBe(false);
+    expect(loadEnv({ BERTH_S3_BUCKET: "blobs", BERTH_S3_FORCE_PATH_STYLE: "1" }, []).s3?.forcePathStyle).toBe(true);
+  });
+
+  it("lists S3 settings given without a bucket, and bad values", () => {
+    const problemsOf = (source: Record<string, string>) => {
+      try {
+        loadEnv(source, []);
+      } catch (error) {
+        return (error as EnvError).problems;
+      }
+      return [];
+    };
+    expect(problemsOf({ BERTH_S3_ENDPOINT: "http://127.0.0.1:9000" })).toEqual([
+      "BERTH_S3_ENDPOINT: has no effect without BERTH_S3_BUCKET",
+    ]);
+    expect(problemsOf({ BERTH_S3_PREFIX: "berth/", BERTH_S3_REGION: "eu-west-1" })).toHaveLength(2);
+    const problems = problemsOf({
+      BERTH_S3_BUCKET: "no spaces allowed",
+      BERTH_S3_ENDPOINT: "minio:9000",
+      BERTH_S3_FORCE_PATH_STYLE: "yes",
+      BERTH_S3_PREFIX: "/../etc",
+    }).join("\n");
+    for (const key of ["BERTH_S3_BUCKET", "BERTH_S3_ENDPOINT", "BERTH_S3_FORCE_PATH_STYLE", "BERTH_S3_PREFIX"]) {
+      expect(problems).toContain(key);
+    }
+    expect(problemsOf({ BERTH_S3_BUCKET: "blobs", BERTH_S3_PREFIX: "a/../b" }).join("\n")).toContain("BERTH_S3_PREFIX");
+    expect(problemsOf({ BERTH_S3_BUCKET: "blobs", AWS_ACCESS_KEY_ID: "AKIA" }).join("\n")).toContain("AWS_SECRET_ACCESS_KEY");
+  });
+});

@@ -29,6 +29,10 @@ const emailList = z
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
+const trueOrFalse = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1");
+
+const S3_DEPENDENT = ["BERTH_S3_ENDPOINT", "BERTH_S3_REGION", "BERTH_S3_FORCE_PATH_STYLE", "BERTH_S3_PREFIX"] as const;
+
 const Schema = z.object({
   // The one port Berth listens on; the dashboard, the API and every site share it.
   PORT: port.default(8080),
@@ -46,6 +50,35 @@ const Schema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
   ),
+  // A bucket for blobs, shared by every node. Unset: blobs are files in $BERTH_DATA_DIR/blobs.
+  BERTH_S3_BUCKET: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{1,253}[a-z0-9]$/i, "must be a bucket name: letters, digits, dots and hyphens")
+      .optional(),
+  ),
+  // The S3-compatible server (MinIO, R2, s3rver…). Unset: AWS, by BERTH_S3_REGION.
+  BERTH_S3_ENDPOINT: z.preprocess(blankToUndefined, httpUrl.optional()),
+  // The bucket's region; S3-compatible servers mostly accept any value.
+  BERTH_S3_REGION: z.preprocess(blankToUndefined, z.string().default("us-east-1")),
+  // Bucket in the path (http://host/bucket/key) rather than the host name. Defaults to true with an endpoint.
+  BERTH_S3_FORCE_PATH_STYLE: z.preprocess(blankToUndefined, trueOrFalse.optional()),
+  // A folder in the bucket for Berth's keys, e.g. berth/ (a trailing slash is added). Unset: the bucket's root.
+  BERTH_S3_PREFIX: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9!_.*'()-]+(\/[A-Za-z0-9!_.*'()-]+)*\/?$/, "must be a key prefix such as berth/ (no leading slash or empty segments)")
+      .refine((v) => !v.split("/").includes(".."), "must not contain ..")
+      .transform((v) => (v.endsWith("/") ? v : `${v}/`))
+      .optional(),
+  ),
+  // Static credentials for the bucket. Unset: the AWS SDK's default chain (profile, instance role…).
+  AWS_ACCESS_KEY_ID: z.preprocess(blankToUndefined, z.string().optional()),
+  AWS_SECRET_ACCESS_KEY: z.preprocess(blankToUndefined, z.string().optional()),
+  // Goes with temporary credentials in the two settings above.
+  AWS_SESSION_TOKEN: z.preprocess(blankToUndefined, z.string().optional()),
   // Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: messages go to $BERTH_DATA_DIR/outbox.
   BERTH_SMTP_URL: z.preprocess(
     blankToUndefined,
@@ -86,12 +119,27 @@ const Schema = z.object({
 export const ROLES = ["api", "web", "edge", "worker"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** Where blobs go when they go to a bucket; see server/storage/s3.ts. */
+export interface S3Settings {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  /** Empty, or ending in "/". */
+  prefix: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  sessionToken: string | undefined;
+}
+
 export interface Env {
   port: number;
   dataDir: string;
   appUrl: string;
   sitesDomain: string;
   databaseUrl: string | undefined;
+  /** Set when BERTH_S3_BUCKET is: blobs live in that bucket instead of the data directory. */
+  s3: S3Settings | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   secret: string | undefined;
@@ -122,6 +170,20 @@ function parseRoles(raw: string, problems: string[]): Set<Role> {
   return roles;
 }
 
+/** S3 settings that would silently do nothing, or credentials that cannot work, are mistakes worth stopping for. */
+function checkS3(source: Record<string, string | undefined>, problems: string[]): void {
+  const isSet = (key: string) => (source[key] ?? "").trim() !== "";
+  if (!isSet("BERTH_S3_BUCKET")) {
+    for (const key of S3_DEPENDENT) {
+      if (isSet(key)) problems.push(`${key}: has no effect without BERTH_S3_BUCKET`);
+    }
+    return;
+  }
+  if (isSet("AWS_ACCESS_KEY_ID") !== isSet("AWS_SECRET_ACCESS_KEY")) {
+    problems.push("AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: set both, or neither to use the AWS SDK's default chain");
+  }
+}
+
 /** Parses settings from `source` (process.env by default) and `--roles=` in argv. Throws EnvError listing every problem. */
 export function loadEnv(
   source: Record<string, string | undefined> = process.env,
@@ -137,6 +199,7 @@ export function loadEnv(
   }
   const rolesArg = argv.find((a) => a.startsWith("--roles="))?.slice("--roles=".length);
   const roles = parseRoles(rolesArg ?? source.BERTH_ROLES ?? "api,web,edge,worker", problems);
+  checkS3(source, problems);
   if (!parsed.success || problems.length > 0) throw new EnvError(problems);
 
   const v = parsed.data;
@@ -147,6 +210,18 @@ export function loadEnv(
     appUrl,
     sitesDomain: v.BERTH_SITES_DOMAIN,
     databaseUrl: v.DATABASE_URL,
+    s3: v.BERTH_S3_BUCKET
+      ? {
+          bucket: v.BERTH_S3_BUCKET,
+          endpoint: v.BERTH_S3_ENDPOINT,
+          region: v.BERTH_S3_REGION,
+          forcePathStyle: v.BERTH_S3_FORCE_PATH_STYLE ?? v.BERTH_S3_ENDPOINT !== undefined,
+          prefix: v.BERTH_S3_PREFIX ?? "",
+          accessKeyId: v.AWS_ACCESS_KEY_ID,
+          secretAccessKey: v.AWS_SECRET_ACCESS_KEY,
+          sessionToken: v.AWS_SESSION_TOKEN,
+        }
+      : undefined,
     smtpUrl: v.BERTH_SMTP_URL,
     mailFrom: v.BERTH_MAIL_FROM ?? `Berth <no-reply@${new URL(appUrl).hostname}>`,
     secret: v.BERTH_SECRET,

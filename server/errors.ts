@@ -1,10 +1,15 @@
-/** An error the API answers with `{ error: { code, message } }` and the given status. */
+/**
+ * An error the API answers with `{ error: { code, message, detail?, fields? } }` and the given
+ * status. `detail` is the second line of a toast (the spec's descriptions); `details` maps form
+ * fields to their messages.
+ */
 export class AppError extends Error {
   constructor(
     readonly code: string,
     readonly status: number,
     message: string,
     readonly details?: Record<string, string>,
+    readonly detail?: string,
   ) {
     super(message);
   }

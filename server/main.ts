@@ -37,6 +37,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info(`${signal} received, shutting down`);
+    // An upload that never finishes must not keep the process alive forever.
+    setTimeout(() => {
+      log.warn("shutdown took longer than 10 s; exiting anyway");
+      process.exit(1);
+    }, 10_000).unref();
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -16,6 +16,12 @@ import type { AppContext } from "./context";
 import { createEdgeHandler } from "./edge/handler";
 import { createHostRouter } from "./edge/hosts";
 import { webDistDir } from "./paths";
+import { createBlobStore } from "./storage";
+import { BerthEvents } from "./events";
+import { createSiteUrls } from "./edge/urls";
+import { EdgeResolver } from "./edge/resolver";
+import { ensureSubdomainPool } from "./services/subdomainPool";
+import { startWorker } from "./jobs/worker";
 
 export interface RunningBerth {
   port: number;
@@ -43,22 +49,29 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       mailer,
       onMailError: (error) => log.error({ err: error }, "could not send mail"),
     });
-    const ctx: AppContext = { env, db: database.db, auth, mailer, legal, log };
+    const blobs = createBlobStore(env, env.dataDir);
+    const events = new BerthEvents();
+    const ctx: AppContext = { env, db: database.db, auth, mailer, legal, log, blobs, events, urls: createSiteUrls(env) };
+    await ensureSubdomainPool(ctx.db);
 
     const hosts = createHostRouter(env);
-    const edge = env.roles.has("edge") ? createEdgeHandler() : undefined;
+    const edge = env.roles.has("edge")
+      ? createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs, log })
+      : undefined;
     const serveApi = env.roles.has("api") || env.roles.has("web");
     const app = await buildApp(ctx, {
       ...(env.roles.has("web") ? { webDir: webDistDir } : {}),
       serverFactory: (fastifyHandler) =>
         http.createServer((req, res) => {
-          if (edge && hosts.isSiteHost(req.headers.host)) return edge(req, res);
+          const label = hosts.siteLabel(req.headers.host);
+          if (edge && label) return edge(req, res, label);
           if (serveApi) return fastifyHandler(req, res);
           res.statusCode = 404;
           res.end();
         }),
     });
     await app.listen({ port: env.port, host: "::" });
+    const worker = env.roles.has("worker") ? startWorker(ctx) : undefined;
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : env.port;
     log.info(`Berth is running at ${env.appUrl} (roles: ${[...env.roles].join(", ")}; sites at *.${env.sitesDomain}:${port})`);
@@ -68,6 +81,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       port,
       database: db,
       async close() {
+        await worker?.stop();
         await app.close();
         await db.close();
         releaseLock();

@@ -63,3 +63,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
+
+/** A transaction handle; repositories accept either it or the database. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Executor = Db | Tx;

@@ -3,12 +3,14 @@
 // /migrations; the same SQL runs on embedded PGlite and on a PostgreSQL server.
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -98,6 +100,8 @@ export const profiles = pgTable("profiles", {
   company: text("company"),
   website: text("website"),
   avatar_url: text("avatar_url"),
+  // Berth's own: the plan the operator gave this user (common/plans.ts).
+  plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
   updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -118,6 +122,9 @@ export const sites = pgTable(
     subdomain: text("subdomain").notNull().unique(),
     domain: text("domain"),
     created_at: createdAt(),
+    // Berth's own: the deployment the edge serves. Moving it is how publish and rollback go live.
+    live_deployment_id: uuid("live_deployment_id").references((): AnyPgColumn => deployments.id, { onDelete: "set null" }),
+    updated_at: updatedAt(),
   },
   (t) => [
     index("sites_user_id_created_at_idx").on(t.user_id, t.created_at),
@@ -139,6 +146,11 @@ export const deployments = pgTable(
     deployment_url: text("deployment_url"),
     error: text("error"),
     created_at: createdAt(),
+    // Berth's own: what the manifest holds, and what produced it ("Uploaded report.pdf").
+    file_count: integer("file_count").notNull().default(0),
+    total_size: bigint("total_size", { mode: "number" }).notNull().default(0),
+    note: text("note"),
+    published_at: timestamp("published_at", { withTimezone: true }),
   },
   (t) => [
     unique("deployments_site_id_version_key").on(t.site_id, t.version),
@@ -163,9 +175,37 @@ export const siteFiles = pgTable(
     is_folder: boolean("is_folder").notNull().default(false),
     parent_folder: text("parent_folder"),
     updated_at: updatedAt(),
+    // Berth's own: the content's blob; null for folders.
+    sha256: text("sha256"),
   },
-  (t) => [index("site_files_site_id_parent_idx").on(t.site_id, t.parent_folder)],
+  (t) => [
+    index("site_files_site_id_parent_idx").on(t.site_id, t.parent_folder),
+    unique("site_files_site_id_file_path_key").on(t.site_id, t.file_path),
+    index("site_files_sha256_idx").on(t.sha256),
+  ],
 );
+
+/** A deployment's manifest: immutable once the deployment is published. */
+export const deploymentFiles = pgTable(
+  "deployment_files",
+  {
+    deployment_id: uuid("deployment_id")
+      .notNull()
+      .references(() => deployments.id, { onDelete: "cascade" }),
+    path: text("path").notNull(),
+    sha256: text("sha256").notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    content_type: text("content_type").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deployment_id, t.path] }), index("deployment_files_sha256_idx").on(t.sha256)],
+);
+
+/** Every blob the store holds, so that garbage can be found with a query instead of a bucket listing. */
+export const blobs = pgTable("blobs", {
+  sha256: text("sha256").primaryKey(),
+  size: bigint("size", { mode: "number" }).notNull(),
+  created_at: createdAt(),
+});
 
 export const availableSubdomains = pgTable(
   "available_subdomains",
@@ -179,6 +219,9 @@ export const availableSubdomains = pgTable(
     edge_project_id: text("edge_project_id"),
     edge_domain: text("edge_domain"),
     created_at: createdAt(),
+    // Berth's own: the wizard reserves a name for a user before the site exists.
+    reserved_by: text("reserved_by").references(() => users.id, { onDelete: "set null" }),
+    reserved_at: timestamp("reserved_at", { withTimezone: true }),
   },
   (t) => [index("available_subdomains_unassigned_idx").on(t.is_assigned)],
 );

@@ -1,12 +1,77 @@
 // Small self-contained HTML pages the edge answers with. Inline CSS only: a site host must not
-// load anything from the dashboard's origin.
-const STYLE = `body{margin:0;min-height:100vh;display:grid;place-items:center;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}
+// load anything from the dashboard's origin. Every name that came from an upload is escaped.
+const STYLE = `*{box-sizing:border-box}body{margin:0;min-height:100vh;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}
+.center{min-height:100vh;display:grid;place-items:center}
 main{max-width:28rem;padding:2rem;text-align:center}
 .code{font-size:3.5rem;font-weight:800;letter-spacing:-.04em;color:#4f46e5;margin:0}
-h1{font-size:1.5rem;margin:.5rem 0}
+h1{font-size:1.5rem;margin:.5rem 0;word-break:break-word}
 p{color:#475569;line-height:1.6}
-footer{margin-top:2rem;font-size:.8rem;color:#94a3b8}`;
+footer{margin-top:2rem;font-size:.8rem;color:#94a3b8}
+.bar{display:flex;align-items:center;gap:1rem;justify-content:space-between;padding:.75rem 1.25rem;background:#fff;border-bottom:1px solid #e2e8f0}
+.bar h1{font-size:1rem;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.btn{display:inline-flex;align-items:center;gap:.4rem;padding:.5rem .9rem;border-radius:.5rem;background:#4f46e5;color:#fff;text-decoration:none;font-size:.875rem;font-weight:600;white-space:nowrap}
+.viewer{display:block;width:100%;height:calc(100vh - 3.5rem);border:0}
+.image{display:flex;justify-content:center;align-items:center;min-height:calc(100vh - 3.5rem);padding:1.5rem}
+.image img{max-width:100%;max-height:calc(100vh - 6.5rem);box-shadow:0 10px 30px rgba(15,23,42,.12);border-radius:.5rem;background:#fff}
+.list{max-width:48rem;margin:2rem auto;padding:0 1.25rem}
+.list ul{list-style:none;margin:1rem 0 0;padding:0;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;overflow:hidden}
+.list li+li{border-top:1px solid #e2e8f0}
+.list a{display:flex;justify-content:space-between;gap:1rem;padding:.75rem 1rem;color:#1e293b;text-decoration:none;word-break:break-all}
+.list a:hover{background:#f1f5f9}
+.list small{color:#64748b;white-space:nowrap}`;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** A URL path for a file in the site, each segment encoded. */
+export function hrefFor(path: string): string {
+  return "/" + path.split("/").map(encodeURIComponent).join("/");
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+}
 
 export function notFoundPage(): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Site not found</title><style>${STYLE}</style></head><body><main><p class="code">404</p><h1>Site not found</h1><p>There is no site at this address. It may have been deleted, or the link may be mistyped.</p><footer>Hosted with Berth</footer></main></body></html>`;
+  return page(
+    "Site not found",
+    `<div class="center"><main><p class="code">404</p><h1>Site not found</h1><p>There is no site at this address. It may have been deleted, or the link may be mistyped.</p><footer>Hosted with Berth</footer></main></div>`,
+  ).replace("<head>", '<head><meta name="robots" content="noindex">');
+}
+
+export function fileNotFoundPage(): string {
+  return page(
+    "Page not found",
+    `<div class="center"><main><p class="code">404</p><h1>Page not found</h1><p>This site has no page at this address.</p><p><a class="btn" href="/">Go to the home page</a></p></main></div>`,
+  );
+}
+
+export function pdfViewerPage(path: string): string {
+  const name = path.split("/").pop()!;
+  const href = escapeHtml(hrefFor(path));
+  return page(
+    name,
+    `<div class="bar"><h1>${escapeHtml(name)}</h1><a class="btn" href="${href}" download>Download PDF</a></div><iframe class="viewer" src="${href}" title="${escapeHtml(name)}"></iframe>`,
+  );
+}
+
+export function imagePage(path: string): string {
+  const name = path.split("/").pop()!;
+  const href = escapeHtml(hrefFor(path));
+  return page(
+    name,
+    `<div class="bar"><h1>${escapeHtml(name)}</h1><a class="btn" href="${href}" download>Download</a></div><div class="image"><img src="${href}" alt="${escapeHtml(name)}"></div>`,
+  );
+}
+
+export function listingPage(files: { path: string; size: number }[], formatSize: (bytes: number) => string): string {
+  const items = [...files]
+    .sort((a, b) => a.path.localeCompare(b.path))
+    .map((f) => `<li><a href="${escapeHtml(hrefFor(f.path))}"><span>${escapeHtml(f.path)}</span><small>${formatSize(f.size)}</small></a></li>`)
+    .join("");
+  return page(
+    "Files",
+    `<div class="list"><h1>Files</h1><p>This site has no index.html, so here is everything it holds.</p><ul>${items}</ul></div>`,
+  );
 }

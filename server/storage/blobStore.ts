@@ -43,3 +43,31 @@ export class BlobNotFoundError extends Error {
 }
 
 export const SHA256_PATTERN = /^[0-9a-f]{64}$/;
+
+/** A blob name that is not 64 lowercase hex digits. Stores refuse it before it can reach a path or key. */
+export class InvalidSha256Error extends Error {
+  constructor(readonly value: string) {
+    super(`Not a SHA-256 hex digest: ${JSON.stringify(value.slice(0, 80))}`);
+  }
+}
+
+/** Blob names become file paths and object keys, so anything else (such as `../..`) is refused here. */
+export function assertSha256(value: string): void {
+  if (!SHA256_PATTERN.test(value)) throw new InvalidSha256Error(value);
+}
+
+/**
+ * Both stores write a blob under a temporary name first. A crash mid-upload leaves that temporary
+ * behind; a periodic sweep removes the ones old enough that no upload can still own them.
+ */
+export interface TempSweeper {
+  /** Removes temporaries last modified more than `olderThanMs` ago; resolves to how many went. */
+  removeStaleTemp(olderThanMs: number): Promise<number>;
+}
+
+/** Refuses a range no store could answer the same way, before it reaches a file or a request. */
+export function assertRange({ start, end }: { start: number; end: number }): void {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new RangeError(`Invalid byte range ${start}-${end}`);
+  }
+}

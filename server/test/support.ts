@@ -16,6 +16,13 @@ import { loadLegalDocuments } from "../legal/documents";
 import { buildApp, type BuildAppOptions } from "../app";
 import type { AppContext } from "../context";
 import { Outbox } from "./outbox";
+import { BerthEvents } from "../events";
+import { createBlobStore } from "../storage";
+import { createSiteUrls } from "../edge/urls";
+import { EdgeClient } from "./edgeClient";
+import { createEdgeHandler } from "../edge/handler";
+import { EdgeResolver } from "../edge/resolver";
+import { createHostRouter } from "../edge/hosts";
 
 export type Driver = "pglite" | "postgres";
 export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
@@ -80,6 +87,8 @@ export interface TestServer {
   ctx: AppContext;
   database: Database;
   outbox: Outbox;
+  /** Requests to site hosts, served by the real edge over a socket. */
+  edge: EdgeClient;
   /** A client with its own cookie jar, sending the app's Origin on writes like a browser would. */
   client(options?: { ip?: string }): TestClient;
   /** Builds a second app on the same database and data dir, as after a restart. */
@@ -97,21 +106,39 @@ export async function getTestServer(
   const log = pino({ level: "silent" });
   const mailer = createMailer({ smtpUrl: env.smtpUrl, from: env.mailFrom, dataDir }, log);
   const auth = createAuth({ db: database.db, appUrl: env.appUrl, secret: env.secret!, mailer, onMailError: () => {} });
-  const ctx: AppContext = { env, db: database.db, auth, mailer, legal: loadLegalDocuments(env), log };
+  const events = new BerthEvents();
+  const ctx: AppContext = {
+    env,
+    db: database.db,
+    auth,
+    mailer,
+    legal: loadLegalDocuments(env),
+    log,
+    blobs: createBlobStore(env, dataDir),
+    events,
+    urls: createSiteUrls(env),
+  };
   const app = await buildApp(ctx, options.app);
   await app.ready();
+  const edge = new EdgeClient(
+    createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs: ctx.blobs, log }),
+    createHostRouter(env),
+  );
   return {
     app,
     ctx,
     database,
     outbox: new Outbox(path.join(dataDir, "outbox")),
+    edge,
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? "203.0.113.10"),
     async restart() {
       await app.close();
+      await edge.close();
       return getTestServer(driver, { ...options, database, dataDir });
     },
     async close() {
       await app.close();
+      await edge.close();
       await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

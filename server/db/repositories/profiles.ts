@@ -12,3 +12,8 @@ export async function getProfileForUser(db: Db, userId: string): Promise<Profile
   const [row] = await db.select().from(profiles).where(eq(profiles.id, userId));
   return row;
 }
+
+export async function getPlanIdForUser(db: Db, userId: string): Promise<"free" | "pro"> {
+  const [row] = await db.select({ plan: profiles.plan }).from(profiles).where(eq(profiles.id, userId));
+  return row?.plan ?? "free";
+}

@@ -1,0 +1,43 @@
+// GET /api/events: server-sent events for the signed-in user's open dashboards. Only notices
+// about the user's own sites are written to their stream.
+import type { FastifyInstance } from "fastify";
+import type { ServerEvent } from "../../../common/sites";
+import type { AppContext } from "../../context";
+import type { DeploymentChanged, SiteChanged } from "../../events";
+import { requireUser } from "../session";
+import { presentDeployment } from "../sites/present";
+
+/** The spec's realtime heartbeat: a comment line every 30 s keeps proxies from closing the stream. */
+export const HEARTBEAT_MS = 30_000;
+
+export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get("/api/events", async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    res.write("retry: 1000\n\n");
+    const send = (event: ServerEvent) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const onDeployment = (e: DeploymentChanged) => {
+      if (e.userId !== user.id) return;
+      const liveId = e.deployment.status === "success" ? e.deployment.id : null;
+      send({ type: "deployment", site_id: e.siteId, deployment: presentDeployment(e.deployment, liveId) });
+    };
+    const onSite = (e: SiteChanged) => {
+      if (e.userId === user.id) send({ type: "site", site_id: e.siteId });
+    };
+    ctx.events.on("deployment", onDeployment);
+    ctx.events.on("site", onSite);
+    const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), HEARTBEAT_MS);
+    request.raw.on("close", () => {
+      clearInterval(heartbeat);
+      ctx.events.off("deployment", onDeployment);
+      ctx.events.off("site", onSite);
+    });
+  });
+}

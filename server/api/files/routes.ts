@@ -1,0 +1,100 @@
+import type { FastifyInstance } from "fastify";
+import { CreateFolderRequest, type FolderResponse, type SiteFileListResponse, type UploadResponse } from "../../../common/sites";
+import { validateSitePath } from "../../../common/uploads";
+import type { AppContext } from "../../context";
+import { getSiteFile, listSiteFilesInFolder } from "../../db/repositories/siteFiles";
+import { AppError } from "../../errors";
+import { addFilesToSite, createFolder, deleteSiteFile } from "../../services/changeSiteFiles";
+import { requireNotDeleted, requireSite, UUID } from "../../services/siteAccess";
+import { BlobNotFoundError } from "../../storage/blobStore";
+import { readUpload } from "../sites/multipart";
+import { presentDeployment, presentFile } from "../sites/present";
+import { stageForUser } from "../sites/staging";
+import { requireUser } from "../session";
+import { parseBody } from "../validate";
+
+/** "a/b" → "a/b"; "" or absent → the root (null). Anything unsafe is a 400. */
+function folderParam(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const checked = validateSitePath(value.replace(/^\/+|\/+$/g, ""));
+  if (!checked.ok) throw new AppError("invalid_path", 400, checked.error);
+  return checked.path;
+}
+
+export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Params: { siteId: string }; Querystring: { parent?: string } }>("/api/sites/:siteId/files", async (request): Promise<SiteFileListResponse> => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const files = await listSiteFilesInFolder(ctx.db, site.id, folderParam(request.query.parent));
+    return { files: files.map((f) => presentFile(f, site, ctx.urls)) };
+  });
+
+  app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/files", async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    requireNotDeleted(site);
+    const result = await readUpload(request, async (fields, file) => {
+      let parent: string | null;
+      try {
+        parent = folderParam(fields.parent);
+      } catch (error) {
+        file.file.resume();
+        throw error;
+      }
+      const { staged, quotaBytes } = await stageForUser(ctx, user.id, file, { extractZip: fields.extract === "true" });
+      return addFilesToSite(ctx, { userId: user.id, siteId: site.id, parent, staged, quotaBytes, note: `Uploaded ${file.filename}` });
+    });
+    const liveId = result.deployment.status === "success" ? result.deployment.id : site.live_deployment_id;
+    const body: UploadResponse = {
+      files: result.files.map((f) => presentFile(f, site, ctx.urls)),
+      deployment: presentDeployment(result.deployment, liveId),
+    };
+    return reply.status(201).send(body);
+  });
+
+  app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/folders", async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const body = parseBody(CreateFolderRequest, request.body);
+    const result = await createFolder(ctx, { userId: user.id, siteId: site.id, parent: folderParam(body.parent), name: body.name });
+    const response: FolderResponse = {
+      file: presentFile(result.file, site, ctx.urls),
+      deployment: presentDeployment(result.deployment, result.deployment.id),
+    };
+    return reply.status(201).send(response);
+  });
+
+  app.delete<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId", async (request) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    if (!UUID.test(request.params.fileId)) throw new AppError("file_not_found", 404, "File not found");
+    const result = await deleteSiteFile(ctx, { userId: user.id, siteId: site.id, fileId: request.params.fileId });
+    return { deployment: presentDeployment(result.deployment, result.deployment.id) };
+  });
+
+  app.get<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId/download", async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const file = UUID.test(request.params.fileId) ? await getSiteFile(ctx.db, site.id, request.params.fileId) : undefined;
+    if (!file || file.is_folder || !file.sha256) throw new AppError("file_not_found", 404, "File not found");
+    let stream;
+    try {
+      stream = await ctx.blobs.get(file.sha256);
+    } catch (error) {
+      if (error instanceof BlobNotFoundError) throw new AppError("file_missing", 410, "The file's content is missing from storage.");
+      throw error;
+    }
+    return reply
+      .header("content-type", "application/octet-stream")
+      .header("content-length", file.file_size)
+      .header("content-disposition", contentDisposition(file.filename))
+      .header("cache-control", "private, no-store")
+      .send(stream);
+  });
+}
+
+/** An attachment header that survives any file name: ASCII fallback plus RFC 5987 UTF-8. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

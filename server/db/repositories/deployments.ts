@@ -1,0 +1,90 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { deploymentFiles, deployments, siteFiles, sites } from "../schema";
+
+export type Deployment = typeof deployments.$inferSelect;
+export type DeploymentFile = typeof deploymentFiles.$inferSelect;
+
+export async function listDeploymentsForSite(db: Executor, siteId: string): Promise<Deployment[]> {
+  return db.select().from(deployments).where(eq(deployments.site_id, siteId)).orderBy(desc(deployments.version));
+}
+
+export async function getDeploymentForSite(db: Executor, siteId: string, deploymentId: string): Promise<Deployment | undefined> {
+  const [row] = await db
+    .select()
+    .from(deployments)
+    .where(and(eq(deployments.id, deploymentId), eq(deployments.site_id, siteId)));
+  return row;
+}
+
+/** A new deployment numbered after the site's last one. The caller holds the site's row lock. */
+export async function insertNextDeployment(tx: Executor, siteId: string, note: string | null): Promise<Deployment> {
+  const [row] = await tx
+    .insert(deployments)
+    .values({
+      site_id: siteId,
+      version: sql`(select coalesce(max(${deployments.version}), 0) + 1 from ${deployments} where ${deployments.site_id} = ${siteId})`,
+      status: "in_progress",
+      note,
+    })
+    .returning();
+  return row!;
+}
+
+/** Snapshots the site's working tree into the deployment's manifest; returns its count and size. */
+export async function snapshotSiteFiles(tx: Executor, siteId: string, deploymentId: string): Promise<{ count: number; size: number }> {
+  await tx.execute(sql`
+    insert into ${deploymentFiles} (deployment_id, path, sha256, size, content_type)
+    select ${deploymentId}, ${siteFiles.file_path}, ${siteFiles.sha256}, ${siteFiles.file_size}, coalesce(${siteFiles.file_type}, 'application/octet-stream')
+    from ${siteFiles}
+    where ${siteFiles.site_id} = ${siteId} and not ${siteFiles.is_folder}`);
+  const [totals] = await tx
+    .select({ count: sql<number>`count(*)::int`, size: sql<number>`coalesce(sum(${deploymentFiles.size}), 0)::bigint` })
+    .from(deploymentFiles)
+    .where(eq(deploymentFiles.deployment_id, deploymentId));
+  return { count: Number(totals?.count ?? 0), size: Number(totals?.size ?? 0) };
+}
+
+export async function markDeploymentSucceeded(
+  tx: Executor,
+  deploymentId: string,
+  values: { file_count: number; total_size: number; deployment_url: string },
+): Promise<Deployment> {
+  const [row] = await tx
+    .update(deployments)
+    .set({ ...values, status: "success", published_at: new Date(), error: null })
+    .where(eq(deployments.id, deploymentId))
+    .returning();
+  return row!;
+}
+
+export async function markDeploymentFailed(db: Executor, deploymentId: string, error: string): Promise<Deployment | undefined> {
+  const [row] = await db
+    .update(deployments)
+    .set({ status: "failed", error })
+    .where(eq(deployments.id, deploymentId))
+    .returning();
+  return row;
+}
+
+export async function getManifest(db: Executor, deploymentId: string): Promise<DeploymentFile[]> {
+  return db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, deploymentId));
+}
+
+/** The successful deployment of a site with this version number (for {sub}--v{n} hosts). */
+export async function getSuccessfulDeploymentByVersion(db: Executor, siteId: string, version: number): Promise<Deployment | undefined> {
+  const [row] = await db
+    .select()
+    .from(deployments)
+    .where(and(eq(deployments.site_id, siteId), eq(deployments.version, version), eq(deployments.status, "success")));
+  return row;
+}
+
+export async function countDeploymentsForUser(db: Executor, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(deployments)
+    .innerJoin(sites, eq(sites.id, deployments.site_id))
+    .where(eq(sites.user_id, userId));
+  return Number(row?.n ?? 0);
+}

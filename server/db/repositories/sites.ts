@@ -1,0 +1,139 @@
+import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { sites } from "../schema";
+
+export type Site = typeof sites.$inferSelect;
+
+/** A site with what the dashboard shows beside it: the live version and the size of its files. */
+export type SiteSummary = Site & { live_version: number | null; file_count: number; size: number };
+
+// Written out by hand: inside a correlated subquery drizzle leaves columns unqualified, and
+// "site_id = id" would then compare two columns of site_files.
+const summaryColumns = {
+  live_version: sql<number | null>`(select d.version from deployments d where d.id = "sites"."live_deployment_id")`,
+  file_count: sql<number>`(select count(*)::int from site_files f where f.site_id = "sites"."id" and not f.is_folder)`,
+  size: sql<number>`(select coalesce(sum(f.file_size), 0)::bigint from site_files f where f.site_id = "sites"."id")`,
+};
+
+function toSummary(row: Site & { live_version: unknown; file_count: unknown; size: unknown }): SiteSummary {
+  return {
+    ...row,
+    live_version: row.live_version === null ? null : Number(row.live_version),
+    file_count: Number(row.file_count),
+    size: Number(row.size),
+  };
+}
+
+export async function listSitesForUser(db: Executor, userId: string): Promise<SiteSummary[]> {
+  const rows = await db
+    .select({ ...getTableColumns(sites), ...summaryColumns })
+    .from(sites)
+    .where(eq(sites.user_id, userId))
+    .orderBy(desc(sites.created_at), desc(sites.id));
+  return rows.map(toSummary);
+}
+
+export async function getSiteSummaryForUser(db: Executor, userId: string, siteId: string): Promise<SiteSummary | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(sites), ...summaryColumns })
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)));
+  return row ? toSummary(row) : undefined;
+}
+
+/** The owner's site, locked for the rest of the transaction (publishing, deleting). */
+export async function lockSiteForUser(tx: Executor, userId: string, siteId: string): Promise<Site | undefined> {
+  const [row] = await tx
+    .select()
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)))
+    .for("update");
+  return row;
+}
+
+export async function insertSite(
+  tx: Executor,
+  values: { name: string; description: string | null; user_id: string; subdomain: string },
+): Promise<Site> {
+  const [row] = await tx.insert(sites).values({ ...values, status: "pending" }).returning();
+  return row!;
+}
+
+export async function updateSiteDetails(
+  db: Executor,
+  userId: string,
+  siteId: string,
+  values: { name: string; description?: string | null },
+): Promise<Site | undefined> {
+  const [row] = await db
+    .update(sites)
+    .set({ ...values, updated_at: new Date() })
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)))
+    .returning();
+  return row;
+}
+
+export async function markSiteDeleted(db: Executor, userId: string, siteId: string, now: Date): Promise<Site | undefined> {
+  const [row] = await db
+    .update(sites)
+    .set({ is_deleted: true, deleted_at: now, status: "deleted", updated_at: now })
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId), eq(sites.is_deleted, false)))
+    .returning();
+  return row;
+}
+
+/** Restores a deleted site: active again when it has a live deployment, otherwise pending. */
+export async function restoreDeletedSite(db: Executor, userId: string, siteId: string): Promise<Site | undefined> {
+  const [row] = await db
+    .update(sites)
+    .set({
+      is_deleted: false,
+      deleted_at: null,
+      status: sql`case when ${sites.live_deployment_id} is null then 'pending' else 'active' end`,
+      updated_at: new Date(),
+    })
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId), eq(sites.is_deleted, true)))
+    .returning();
+  return row;
+}
+
+export async function setLiveDeployment(tx: Executor, siteId: string, deploymentId: string): Promise<void> {
+  await tx
+    .update(sites)
+    .set({
+      live_deployment_id: deploymentId,
+      status: sql`case when ${sites.is_deleted} then 'deleted' else 'active' end`,
+      updated_at: new Date(),
+    })
+    .where(eq(sites.id, siteId));
+}
+
+/** What the edge needs to serve a host: found by subdomain, whoever owns it. */
+export async function getSiteBySubdomain(db: Executor, subdomain: string): Promise<Site | undefined> {
+  const [row] = await db.select().from(sites).where(eq(sites.subdomain, subdomain));
+  return row;
+}
+
+/** Deleted sites whose grace period has ended, locked so that only one worker purges each. */
+export async function lockSitesDueForPurge(tx: Executor, before: Date, limit: number): Promise<Site[]> {
+  return tx
+    .select()
+    .from(sites)
+    .where(and(eq(sites.is_deleted, true), sql`${sites.deleted_at} <= ${before.toISOString()}`))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+}
+
+export async function deleteSiteRow(tx: Executor, siteId: string): Promise<void> {
+  await tx.delete(sites).where(eq(sites.id, siteId));
+}
+
+export async function countSitesForUser(db: Executor, userId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sites).where(eq(sites.user_id, userId));
+  return Number(row?.n ?? 0);
+}
+
+/** Holds the site's row for the rest of the transaction, whoever owns it. */
+export async function lockSite(tx: Executor, siteId: string): Promise<void> {
+  await tx.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).for("update");
+}

@@ -1,0 +1,30 @@
+// In-process notices between parts of one Berth process: services say what changed, the edge
+// drops its caches and /api/events pushes the news to open dashboards.
+import { EventEmitter } from "node:events";
+import type { Deployment } from "./db/repositories/deployments";
+
+export interface SiteChanged {
+  userId: string;
+  siteId: string;
+  subdomain: string;
+}
+
+export interface DeploymentChanged {
+  userId: string;
+  siteId: string;
+  subdomain: string;
+  deployment: Deployment;
+}
+
+interface EventMap {
+  site: [SiteChanged];
+  deployment: [DeploymentChanged];
+}
+
+export class BerthEvents extends EventEmitter<EventMap> {
+  constructor() {
+    super();
+    // Every open dashboard tab listens; that is not a leak.
+    this.setMaxListeners(0);
+  }
+}

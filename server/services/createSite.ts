@@ -1,0 +1,47 @@
+// The wizard's submit: the site, its reserved subdomain and its content are recorded in one
+// transaction, then version 1 is published. If the upload is refused, nothing is created; if
+// publishing fails, the site is kept (pending) with its files, as the spec has it.
+import type { AppContext } from "../context";
+import { insertSite, type Site } from "../db/repositories/sites";
+import { assignReservedSubdomain } from "../db/repositories/subdomains";
+import { AppError } from "../errors";
+import { publishDeployment } from "./publishDeployment";
+import { commitStagedFiles } from "./commitFiles";
+import type { StagedUpload } from "./stageUpload";
+import { SITE_TEXT, type CreateSiteFields } from "../../common/sites";
+
+export async function createSite(
+  ctx: AppContext,
+  input: { userId: string; fields: CreateSiteFields; staged: StagedUpload; quotaBytes: number; note: string },
+): Promise<{ site: Site; published: boolean }> {
+  let site: Site;
+  try {
+    site = await ctx.db.transaction(async (tx) => {
+      const created = await insertSite(tx, {
+        name: input.fields.name,
+        description: input.fields.description || null,
+        user_id: input.userId,
+        subdomain: input.fields.subdomain,
+      });
+      const bound = await assignReservedSubdomain(tx, input.userId, input.fields.subdomain, created.id, ctx.urls.host(input.fields.subdomain));
+      if (!bound) throw new AppError("subdomain_not_reserved", 409, SITE_TEXT.subdomainRequiredDescription);
+      await commitStagedFiles(tx, { userId: input.userId, siteId: created.id, parent: null, staged: input.staged, quotaBytes: input.quotaBytes });
+      return created;
+    });
+  } catch (error) {
+    await input.staged.discard();
+    if (isUniqueViolation(error)) throw new AppError("subdomain_not_reserved", 409, SITE_TEXT.subdomainRequiredDescription);
+    throw error;
+  }
+  try {
+    await publishDeployment(ctx, site, input.note);
+    return { site, published: true };
+  } catch {
+    return { site, published: false };
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === "23505";
+}

@@ -1,0 +1,64 @@
+// A site's lifecycle: deploy now, roll back, delete (with the 14-day grace period) and restore.
+import type { AppContext } from "../context";
+import { getDeploymentForSite, getManifest, type Deployment } from "../db/repositories/deployments";
+import { ancestorFolders, deleteAllSiteFiles, ensureFolders, upsertFiles } from "../db/repositories/siteFiles";
+import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, setLiveDeployment, type Site } from "../db/repositories/sites";
+import { AppError } from "../errors";
+import { publishDeployment } from "./publishDeployment";
+import { requireNotDeleted, requireSite } from "./siteAccess";
+
+export async function deployNow(ctx: AppContext, userId: string, siteId: string): Promise<Deployment> {
+  const site = await requireSite(ctx.db, userId, siteId);
+  requireNotDeleted(site);
+  if (site.file_count === 0) throw new AppError("nothing_to_deploy", 400, "There are no files to deploy. Upload a file first.");
+  return publishDeployment(ctx, site, "Deployed from the dashboard");
+}
+
+/**
+ * Makes an older successful deployment live again. The pointer moves back (deployments never
+ * change), and the working tree is reset to that version's files, so the next change in the
+ * Files tab builds on what is live.
+ */
+export async function rollbackDeployment(ctx: AppContext, userId: string, siteId: string, deploymentId: string): Promise<Deployment> {
+  const { site, target } = await ctx.db.transaction(async (tx) => {
+    const site = await lockSiteForUser(tx, userId, siteId);
+    if (!site) throw new AppError("site_not_found", 404, "Site not found");
+    requireNotDeleted(site);
+    const target = await getDeploymentForSite(tx, site.id, deploymentId);
+    if (!target) throw new AppError("deployment_not_found", 404, "Deployment not found");
+    if (target.status !== "success") throw new AppError("deployment_not_live", 409, "Only a successful deployment can be made live.");
+    const manifest = await getManifest(tx, target.id);
+    await deleteAllSiteFiles(tx, site.id);
+    await ensureFolders(tx, site.id, ancestorFolders(manifest.map((f) => f.path)));
+    await upsertFiles(tx, site.id, manifest.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: f.content_type })));
+    await setLiveDeployment(tx, site.id, target.id);
+    return { site, target };
+  });
+  notifySite(ctx, site);
+  ctx.events.emit("deployment", { userId, siteId: site.id, subdomain: site.subdomain, deployment: target });
+  return target;
+}
+
+export async function deleteSite(ctx: AppContext, userId: string, siteId: string, now = new Date()): Promise<Site> {
+  const site = await markSiteDeleted(ctx.db, userId, siteId, now);
+  if (!site) {
+    await requireSite(ctx.db, userId, siteId);
+    throw new AppError("site_deleted", 409, "This site is already marked for deletion.");
+  }
+  notifySite(ctx, site);
+  return site;
+}
+
+export async function restoreSite(ctx: AppContext, userId: string, siteId: string): Promise<Site> {
+  const site = await restoreDeletedSite(ctx.db, userId, siteId);
+  if (!site) {
+    await requireSite(ctx.db, userId, siteId);
+    throw new AppError("site_not_deleted", 409, "This site is not marked for deletion.");
+  }
+  notifySite(ctx, site);
+  return site;
+}
+
+function notifySite(ctx: AppContext, site: Site): void {
+  ctx.events.emit("site", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain });
+}

@@ -1,0 +1,49 @@
+// Publishing: the site's working tree (site_files) is snapshotted into a new, immutable
+// deployment and the site's live pointer moves to it in the same transaction, so the edge serves
+// either the old version or the new one, never a mix.
+import type { AppContext } from "../context";
+import {
+  insertNextDeployment,
+  markDeploymentFailed,
+  markDeploymentSucceeded,
+  snapshotSiteFiles,
+  type Deployment,
+} from "../db/repositories/deployments";
+import { lockSite, setLiveDeployment, type Site } from "../db/repositories/sites";
+
+export type PublishContext = Pick<AppContext, "db" | "events" | "urls" | "log">;
+
+export async function publishDeployment(ctx: PublishContext, site: Site, note: string | null): Promise<Deployment> {
+  const started = await ctx.db.transaction(async (tx) => {
+    // The site row's lock numbers versions one after another even when two publishes race.
+    await lockSite(tx, site.id);
+    return insertNextDeployment(tx, site.id, note);
+  });
+  notify(ctx, site, started);
+
+  try {
+    const published = await ctx.db.transaction(async (tx) => {
+      await lockSite(tx, site.id);
+      const totals = await snapshotSiteFiles(tx, site.id, started.id);
+      const done = await markDeploymentSucceeded(tx, started.id, {
+        file_count: totals.count,
+        total_size: totals.size,
+        deployment_url: ctx.urls.deployment(site.subdomain, started.version),
+      });
+      await setLiveDeployment(tx, site.id, done.id);
+      return done;
+    });
+    notify(ctx, site, published);
+    return published;
+  } catch (error) {
+    ctx.log.error({ err: error, siteId: site.id, deploymentId: started.id }, "publish failed");
+    const failed = await markDeploymentFailed(ctx.db, started.id, "Deployment failed to complete successfully");
+    if (failed) notify(ctx, site, failed);
+    throw error;
+  }
+}
+
+function notify(ctx: PublishContext, site: Site, deployment: Deployment): void {
+  ctx.events.emit("deployment", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain, deployment });
+  if (deployment.status === "success") ctx.events.emit("site", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain });
+}

@@ -1,0 +1,40 @@
+// Permanently removes sites 14 days after they were marked for deletion: their rows, the blobs
+// nothing else uses, and it returns their subdomains to the pool. The schedule lives in the data
+// (sites.deleted_at), so it survives restarts; row locks with SKIP LOCKED make each site purged
+// exactly once even with several workers.
+import type { AppContext } from "../context";
+import { blobsOfSite, deleteBlobRows, unreferencedBlobs } from "../db/repositories/blobs";
+import { deleteSiteRow, lockSitesDueForPurge } from "../db/repositories/sites";
+import { returnSubdomain } from "../db/repositories/subdomains";
+import { DELETION_GRACE_DAYS } from "../../common/sites";
+
+export async function purgeDeletedSites(
+  ctx: Pick<AppContext, "db" | "blobs" | "events" | "log">,
+  now = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELETION_GRACE_DAYS * 24 * 60 * 60 * 1000);
+  let purged = 0;
+  for (;;) {
+    const batch = await ctx.db.transaction(async (tx) => {
+      const due = await lockSitesDueForPurge(tx, cutoff, 10);
+      const garbage: string[] = [];
+      for (const site of due) {
+        const candidates = await blobsOfSite(tx, site.id);
+        await deleteSiteRow(tx, site.id);
+        await returnSubdomain(tx, site.subdomain);
+        const orphans = await unreferencedBlobs(tx, candidates);
+        await deleteBlobRows(tx, orphans);
+        garbage.push(...orphans);
+      }
+      return { due, garbage };
+    });
+    // The rows are gone for good before the bytes go: a crash here leaves only unreferenced blobs.
+    for (const sha of batch.garbage) await ctx.blobs.delete(sha);
+    for (const site of batch.due) {
+      ctx.events.emit("site", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain });
+      ctx.log.info({ siteId: site.id, subdomain: site.subdomain }, "purged a deleted site");
+    }
+    purged += batch.due.length;
+    if (batch.due.length < 10) return purged;
+  }
+}

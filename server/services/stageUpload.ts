@@ -1,0 +1,83 @@
+// Receives one uploaded file into the blob store before anything is recorded: a single file
+// becomes one blob, a zip (when it is to be unpacked) becomes one blob per entry. Nothing points
+// at the blobs yet; discard() deletes the ones this upload created if the caller gives up.
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { contentTypeFor, isAllowedUpload, isZipUpload, validateSitePath } from "../../common/uploads";
+import type { Plan } from "../../common/plans";
+import type { BlobStore } from "../storage/blobStore";
+import { fileTooLarge, invalidName, quotaExceeded, unsupportedType, UploadError } from "../uploads/errors";
+import { extractZip } from "../uploads/extractZip";
+import { zipLimitsFor } from "../uploads/limits";
+import { receiveToBlob, receiveToTempFile } from "../uploads/receiveFile";
+import type { NewFile } from "../db/repositories/siteFiles";
+
+export interface IncomingFile {
+  filename: string;
+  mimetype: string;
+  stream: Readable;
+}
+
+export interface StagedUpload {
+  /** Paths relative to the folder the upload goes into. */
+  files: NewFile[];
+  folders: string[];
+  /** Bytes of the new blobs: the most this upload can add to the account's storage. */
+  newBytes: number;
+  discard(): Promise<void>;
+}
+
+export async function stageUpload(
+  store: BlobStore,
+  incoming: IncomingFile,
+  options: { extractZip: boolean; plan: Plan; usedBytes: number; tmpDir?: string },
+): Promise<StagedUpload> {
+  const { filename, mimetype, stream } = incoming;
+  const name = validateSitePath(path.posix.basename(filename.replace(/\\/g, "/")));
+  if (!name.ok) {
+    stream.resume();
+    throw invalidName(name.error);
+  }
+  if (!isAllowedUpload(name.path, mimetype)) {
+    stream.resume();
+    throw unsupportedType();
+  }
+  const quotaLeft = Math.max(0, options.plan.storageBytes - options.usedBytes);
+
+  if (options.extractZip && isZipUpload(name.path, mimetype)) {
+    const temp = await receiveToTempFile(stream, options.tmpDir ?? os.tmpdir(), options.plan.maxFileBytes);
+    try {
+      const archive = await extractZip(temp.path, store, zipLimitsFor(options.plan, options.usedBytes));
+      const created = archive.files.filter((f) => f.created);
+      return {
+        files: archive.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: contentTypeFor(f.path) })),
+        folders: archive.folders,
+        newBytes: created.reduce((sum, f) => sum + f.size, 0),
+        discard: () => deleteAll(store, created.map((f) => f.sha256)),
+      };
+    } finally {
+      await temp.remove();
+    }
+  }
+
+  const limit = Math.min(options.plan.maxFileBytes, quotaLeft);
+  try {
+    const blob = await receiveToBlob(stream, store, limit);
+    return {
+      files: [{ path: name.path, sha256: blob.sha256, size: blob.size, contentType: contentTypeFor(name.path) }],
+      folders: [],
+      newBytes: blob.created ? blob.size : 0,
+      discard: () => deleteAll(store, blob.created ? [blob.sha256] : []),
+    };
+  } catch (error) {
+    // When the account's remaining storage was the tighter bound, say so instead of "file too large".
+    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < options.plan.maxFileBytes) throw quotaExceeded();
+    if (error instanceof UploadError) throw error.code === "file_too_large" ? fileTooLarge(limit) : error;
+    throw error;
+  }
+}
+
+async function deleteAll(store: BlobStore, shas: string[]): Promise<void> {
+  await Promise.all(shas.map((sha) => store.delete(sha)));
+}

@@ -1,0 +1,182 @@
+// Blobs as files: `<dir>/ab/cd/<sha256>`. The two-level fan-out keeps every directory small enough
+// for fast lookups however many blobs there are. Uploads land in `<dir>/tmp/` first, on the same
+// filesystem, so that moving a finished blob into place is a single atomic link or rename.
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { link, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  assertRange,
+  assertSha256,
+  BlobNotFoundError,
+  SHA256_PATTERN,
+  type BlobInfo,
+  type BlobStore,
+  type PutResult,
+  type TempSweeper,
+} from "./blobStore";
+import { createMeter } from "./meter";
+
+const FAN_OUT = /^[0-9a-f]{2}$/;
+
+export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
+  const tmpDir = path.join(dir, "tmp");
+
+  const blobPath = (sha256: string) => {
+    assertSha256(sha256);
+    return path.join(dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+
+  return {
+    async put(source: Readable, { maxBytes }: { maxBytes: number }): Promise<PutResult> {
+      await mkdir(tmpDir, { recursive: true });
+      const tmpPath = path.join(tmpDir, randomUUID());
+      const meter = createMeter(maxBytes);
+      try {
+        // flush: fsync before close, because the database will point at this blob as soon as
+        // put() returns, so its bytes must survive a power cut before its name does.
+        await pipeline(source, meter.stream, createWriteStream(tmpPath, { flags: "wx", flush: true }));
+        const { sha256, size } = meter.result();
+        const finalPath = blobPath(sha256);
+        await mkdir(path.dirname(finalPath), { recursive: true });
+        const created = await placeOnce(tmpPath, finalPath);
+        await syncDirectory(path.dirname(finalPath));
+        return { sha256, size, created };
+      } finally {
+        await rm(tmpPath, { force: true });
+      }
+    },
+
+    async get(sha256: string, range?: { start: number; end: number }): Promise<Readable> {
+      const file = blobPath(sha256);
+      if (range) assertRange(range);
+      // Opening first turns a missing blob into a rejection here rather than a later stream error.
+      const handle = await open(file, "r").catch((error: unknown) => {
+        throw isMissing(error) ? new BlobNotFoundError(sha256) : error;
+      });
+      return handle.createReadStream({ start: range?.start, end: range?.end });
+    },
+
+    async stat(sha256: string): Promise<BlobInfo | undefined> {
+      try {
+        const info = await stat(blobPath(sha256));
+        return { sha256, size: info.size, modifiedAt: info.mtime };
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async delete(sha256: string): Promise<void> {
+      await rm(blobPath(sha256), { force: true });
+    },
+
+    async *list(): AsyncGenerator<BlobInfo> {
+      for (const first of await subdirectories(dir)) {
+        for (const second of await subdirectories(path.join(dir, first))) {
+          const leaf = path.join(dir, first, second);
+          for (const name of (await readdirIfPresent(leaf)).sort()) {
+            if (!SHA256_PATTERN.test(name) || !name.startsWith(first + second)) continue;
+            try {
+              const info = await stat(path.join(leaf, name));
+              if (info.isFile()) yield { sha256: name, size: info.size, modifiedAt: info.mtime };
+            } catch (error) {
+              // Deleted between readdir and stat: it is simply no longer a blob.
+              if (!isMissing(error)) throw error;
+            }
+          }
+        }
+      }
+    },
+
+    removeStaleTemp: (olderThanMs: number) => removeStaleTempFiles(dir, olderThanMs),
+  };
+}
+
+/**
+ * Removes files in `<dir>/tmp/` last modified more than `olderThanMs` ago: what a crash or a kill
+ * in the middle of an upload leaves behind. Pick an age longer than the slowest upload allowed.
+ */
+export async function removeStaleTempFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  const tmpDir = path.join(dir, "tmp");
+  let removed = 0;
+  for (const name of await readdirIfPresent(tmpDir)) {
+    const file = path.join(tmpDir, name);
+    try {
+      const info = await stat(file);
+      if (now - info.mtimeMs <= olderThanMs) continue;
+      await rm(file, { force: true, recursive: true });
+      removed += 1;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+  return removed;
+}
+
+/**
+ * Gives the finished temp file its final name unless that name already exists. link() fails with
+ * EEXIST instead of replacing, so of two concurrent puts of the same bytes exactly one reports
+ * created: true — the flag callers rely on to know whether a rollback may delete the blob.
+ */
+async function placeOnce(tmpPath: string, finalPath: string): Promise<boolean> {
+  try {
+    await link(tmpPath, finalPath);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === "EEXIST") return false;
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errorCode(error) ?? "")) throw error;
+  }
+  // Filesystems without hard links (FAT, some network mounts): rename is still atomic, but two
+  // racing puts may then both report created: true.
+  if (await exists(finalPath)) return false;
+  await rename(tmpPath, finalPath);
+  return true;
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  // Makes the new name durable on Linux; some platforms cannot open a directory, and there the
+  // rename's own guarantees are all there is.
+  try {
+    const handle = await open(directory, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort by design (see above).
+  }
+}
+
+
+async function subdirectories(parent: string): Promise<string[]> {
+  return (await readdirIfPresent(parent)).filter((name) => FAN_OUT.test(name)).sort();
+}
+
+async function readdirIfPresent(directory: string): Promise<string[]> {
+  try {
+    return await readdir(directory);
+  } catch (error) {
+    if (isMissing(error) || errorCode(error) === "ENOTDIR") return [];
+    throw error;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
+}
+
+const isMissing = (error: unknown) => errorCode(error) === "ENOENT";

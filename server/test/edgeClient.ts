@@ -1,0 +1,54 @@
+// Requests to the edge over a real socket, with any Host header (fetch cannot set one).
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { EdgeHandler } from "../edge/handler";
+import type { HostRouter } from "../edge/hosts";
+
+export interface EdgeResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+}
+
+export class EdgeClient {
+  private server: http.Server | undefined;
+
+  constructor(
+    private readonly handler: EdgeHandler,
+    private readonly hosts: HostRouter,
+  ) {}
+
+  private async port(): Promise<number> {
+    if (!this.server) {
+      this.server = http.createServer((req, res) => {
+        const label = this.hosts.siteLabel(req.headers.host);
+        if (label) return this.handler(req, res, label);
+        res.statusCode = 421;
+        res.end();
+      });
+      await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    }
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async get(host: string, path = "/", options: { method?: string; headers?: Record<string, string> } = {}): Promise<EdgeResponse> {
+    const port = await this.port();
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: { ...options.headers, host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.server) await new Promise((resolve) => this.server!.close(resolve));
+  }
+}
