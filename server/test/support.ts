@@ -28,6 +28,11 @@ export type Driver = "pglite" | "postgres";
 export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
 
 let counter = 0;
+let addresses = 0;
+const nextAddress = () => {
+  addresses += 1;
+  return `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+};
 
 export interface TestDatabase extends Database {
   /** Closes the connection and removes the database. */
@@ -130,7 +135,8 @@ export async function getTestServer(
     database,
     outbox: new Outbox(path.join(dataDir, "outbox")),
     edge,
-    client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? "203.0.113.10"),
+    // Each client gets its own address unless told otherwise, so rate limits apply per test client.
+    client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
     async restart() {
       await app.close();
       await edge.close();
@@ -158,7 +164,7 @@ export class TestClient {
   async request(
     method: Method,
     url: string,
-    options: { json?: unknown; headers?: Record<string, string> } = {},
+    options: { json?: unknown; headers?: Record<string, string>; payload?: Buffer } = {},
   ): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...options.headers };
     if (method !== "GET" && method !== "HEAD") headers.origin ??= TEST_APP_URL;
@@ -170,6 +176,7 @@ export class TestClient {
       headers,
       remoteAddress: this.ip,
       ...(options.json !== undefined ? { payload: JSON.stringify(options.json) } : {}),
+      ...(options.payload !== undefined ? { payload: options.payload } : {}),
     });
     for (const cookie of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const expired = cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now()) || cookie.value === "";
@@ -181,6 +188,14 @@ export class TestClient {
 
   get(url: string, headers?: Record<string, string>) {
     return this.request("GET", url, headers ? { headers } : {});
+  }
+
+  patch(url: string, json: unknown) {
+    return this.request("PATCH", url, { json });
+  }
+
+  delete(url: string) {
+    return this.request("DELETE", url);
   }
 
   post(url: string, json?: unknown, headers?: Record<string, string>) {
