@@ -1,0 +1,104 @@
+// Every site route, as a guest, as the owner and as another user. The other user always gets 404
+// and changes nothing: the database and the blob store are compared before and after.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../test/support";
+import { signedInClient } from "../test/factories";
+import { createSiteWith, htmlFile, multipartBody } from "../test/sites";
+import type { SiteResponse } from "../../common/sites";
+import { rowsOf } from "../db/client";
+
+interface Fixture {
+  site: SiteResponse;
+  fileId: string;
+  deploymentId: string;
+}
+
+type Call = (client: TestClient, f: Fixture) => ReturnType<TestClient["request"]>;
+
+const upload = (fields: Record<string, string>): Call => (client, f) => {
+  const { body, contentType } = multipartBody(fields, htmlFile("<p>intruder</p>", "evil.html"));
+  return client.request("POST", `/api/sites/${f.site.id}/files`, { headers: { "content-type": contentType }, payload: body });
+};
+
+const ROUTES: [string, Call, number][] = [
+  ["GET site", (c, f) => c.get(`/api/sites/${f.site.id}`), 200],
+  ["PATCH site", (c, f) => c.patch(`/api/sites/${f.site.id}`, { name: "Taken over", user_id: "someone", status: "active" }), 200],
+  ["GET files", (c, f) => c.get(`/api/sites/${f.site.id}/files`), 200],
+  ["POST file", upload({}), 201],
+  ["POST folder", (c, f) => c.post(`/api/sites/${f.site.id}/folders`, { name: "new" }), 201],
+  ["GET download", (c, f) => c.get(`/api/sites/${f.site.id}/files/${f.fileId}/download`), 200],
+  ["GET deployments", (c, f) => c.get(`/api/sites/${f.site.id}/deployments`), 200],
+  ["POST deploy", (c, f) => c.post(`/api/sites/${f.site.id}/deployments`, {}), 201],
+  ["POST rollback", (c, f) => c.post(`/api/sites/${f.site.id}/deployments/${f.deploymentId}/rollback`, {}), 200],
+  ["DELETE file", (c, f) => c.delete(`/api/sites/${f.site.id}/files/${f.fileId}`), 200],
+  ["DELETE site", (c, f) => c.delete(`/api/sites/${f.site.id}`), 200],
+  ["POST restore", (c, f) => c.post(`/api/sites/${f.site.id}/restore`, {}), 200],
+];
+
+async function snapshot(server: TestServer): Promise<string> {
+  const tables = ["sites", "site_files", "deployments", "deployment_files", "blobs", "available_subdomains"];
+  const parts: string[] = [];
+  for (const table of tables) {
+    const result = await server.ctx.db.execute(sql.raw(`select * from ${table} order by 1, 2`));
+    parts.push(JSON.stringify(rowsOf(result)));
+  }
+  const stored: string[] = [];
+  for await (const blob of server.ctx.blobs.list()) stored.push(blob.sha256);
+  return parts.join("\n") + stored.sort().join(",");
+}
+
+describe.each(DRIVERS)("who may do what to a site (%s)", (driver) => {
+  let server: TestServer;
+  let owner: TestClient;
+  let intruder: TestClient;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    server = await getTestServer(driver);
+    owner = (await signedInClient(server)).client;
+    intruder = (await signedInClient(server)).client;
+  });
+  afterAll(() => server.close());
+
+  const freshFixture = async (): Promise<Fixture> => {
+    const site = await createSiteWith(owner, htmlFile("<p>mine</p>"));
+    const [file] = (await owner.get(`/api/sites/${site.id}/files`)).json().files;
+    const [deployment] = (await owner.get(`/api/sites/${site.id}/deployments`)).json().deployments;
+    return { site, fileId: file.id, deploymentId: deployment.id };
+  };
+
+  it.each(ROUTES)("%s: a guest gets 401", async (_name, call) => {
+    fixture ??= await freshFixture();
+    const response = await call(server.client(), fixture);
+    expect(response.statusCode).toBe(401);
+  });
+
+  it.each(ROUTES)("%s: another user gets 404 and changes nothing", async (_name, call) => {
+    fixture ??= await freshFixture();
+    const before = await snapshot(server);
+    const response = await call(intruder, fixture);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe("site_not_found");
+    expect(await snapshot(server)).toBe(before);
+  });
+
+  it.each(ROUTES)("%s: the owner may", async (name, call, status) => {
+    const own = await freshFixture();
+    if (name === "POST restore") await owner.delete(`/api/sites/${own.site.id}`);
+    const response = await call(owner, own);
+    expect(response.statusCode, response.body).toBe(status);
+  });
+
+  it("ignores user_id and status in a body", async () => {
+    const own = await freshFixture();
+    const patched = await owner.patch(`/api/sites/${own.site.id}`, { name: "Mine", user_id: "x", status: "deleted", is_deleted: true });
+    expect(patched.json()).toMatchObject({ name: "Mine", status: "active", is_deleted: false });
+  });
+
+  it("answers 404 for ids that are not ids", async () => {
+    for (const url of ["/api/sites/not-a-uuid", "/api/sites/1' or '1'='1/files", `/api/sites/${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}`]) {
+      expect((await owner.get(url)).statusCode).toBe(404);
+    }
+  });
+});
