@@ -22,10 +22,6 @@ const hostname = z
 
 const email = z.string().email("must be an e-mail address");
 
-const emailList = z
-  .string()
-  .transform((v) => v.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))
-  .pipe(z.array(email));
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
@@ -106,8 +102,6 @@ const Schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   // Which roles this process runs: any of api, web, edge, worker. --roles= on the command line wins.
   BERTH_ROLES: z.string().default("api,web,edge,worker"),
-  // Admin e-mails, comma separated (used by the admin tools).
-  BERTH_ADMIN_EMAILS: z.preprocess(blankToUndefined, emailList.optional()),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -150,7 +144,6 @@ export interface Env {
   privacyFile: string | undefined;
   trustProxy: boolean;
   roles: ReadonlySet<Role>;
-  adminEmails: readonly string[];
   logLevel: string;
 }
 
@@ -232,7 +225,6 @@ export function loadEnv(
     privacyFile: v.BERTH_PRIVACY_FILE,
     trustProxy: v.BERTH_TRUST_PROXY,
     roles,
-    adminEmails: v.BERTH_ADMIN_EMAILS ?? [],
     logLevel: v.BERTH_LOG_LEVEL,
   };
 }
