@@ -33,6 +33,16 @@ const Overview = screen(() =>
   import("./routes/dashboard/Overview").then((m) => m.Overview),
 );
 
+const Sites = screen(() =>
+  import("./routes/dashboard/Sites").then((m) => m.Sites),
+);
+const NewSite = screen(() =>
+  import("./routes/dashboard/NewSite").then((m) => m.NewSite),
+);
+const SiteDetail = screen(() =>
+  import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail),
+);
+
 function Loading() {
   return (
     <div className="flex min-h-screen items-center justify-center">
@@ -63,6 +73,9 @@ export function App() {
           }
         >
           <Route index element={<Overview />} />
+          <Route path="sites" element={<Sites />} />
+          <Route path="sites/new" element={<NewSite />} />
+          <Route path="sites/:siteId" element={<SiteDetail />} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Routes>

@@ -6,12 +6,20 @@ import { Toaster } from "sonner";
 import { App } from "./App";
 import { SessionProvider } from "./lib/session";
 import { restoreSavedRedirect } from "./lib/redirect";
+import { ApiError } from "./lib/api";
 import "./styles.css";
 
 restoreSavedRedirect(window.sessionStorage, window.history);
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: {
+      // A 4xx answer (404 'Site not found', 401) will not change on a second try; network and
+      // server errors might.
+      retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
 });
 
 createRoot(document.getElementById("root")!).render(

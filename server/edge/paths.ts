@@ -22,6 +22,7 @@ export function parseRequestPath(target: string): RequestPath {
     } catch {
       return { ok: false };
     }
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
     if (decoded === "." || decoded === ".." || /[/\\\u0000-\u001f\u007f]/.test(decoded)) return { ok: false };
     segments.push(decoded.normalize("NFC"));
   }

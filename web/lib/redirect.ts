@@ -6,6 +6,7 @@ export const SAVED_REDIRECT_KEY = "berth.redirectPath";
 /** `target` when it is a path on this origin (not "//host" or "/\\host"), else undefined. */
 export function safeReturnPath(target: string | null | undefined): string | undefined {
   if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f]/.test(target)) return undefined;
   return target;
 }

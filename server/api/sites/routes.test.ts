@@ -51,7 +51,7 @@ describe.each(DRIVERS)("sites (%s)", (driver) => {
     [{ name: "No file", subdomain: "x" }, undefined, 400, SITE_TEXT.fileRequired],
   ])("refuses %j and creates nothing", async (fields, file, status, message) => {
     const { client, user } = await signedInClient(server);
-    const response = await postMultipart(client, "/api/sites", fields as Record<string, string>, file);
+    const response = await postMultipart(client, "/api/sites", fields, file);
     expect(response.statusCode).toBe(status);
     expect(response.json().error.message).toBe(message);
     expect(await server.ctx.db.select().from(sites).where(eq(sites.user_id, user.id))).toHaveLength(0);

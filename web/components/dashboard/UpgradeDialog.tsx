@@ -13,6 +13,7 @@ import {
   DASHBOARD_TEXT,
 } from "../../../common/texts";
 import { cn } from "../../lib/cn";
+import { useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";
 import { Button } from "../ui/button";
 import {
@@ -34,13 +35,13 @@ const FEATURES: { key: keyof Plan; label: string }[] = [
   { key: "pointInTimeRecovery", label: "Point-in-time restore" },
 ];
 
-/** `children` is the trigger; until plans reach the API every account is on Free. */
+/** `children` is the trigger. Without `currentPlan`, the plan is read from GET /api/stats. */
 export function UpgradeDialog({
   children,
-  currentPlan = "free",
+  currentPlan,
 }: {
   children: ReactNode;
-  currentPlan?: PlanId;
+  currentPlan?: PlanId | undefined;
 }) {
   return (
     <Dialog>
@@ -50,18 +51,23 @@ export function UpgradeDialog({
           <DialogTitle>{DASHBOARD_TEXT.upgrade}</DialogTitle>
           <DialogDescription>{T.upgradeBody}</DialogDescription>
         </DialogHeader>
-        <div className="mt-6 grid gap-4 sm:grid-cols-2">
-          {Object.values<Plan>(PLANS).map((plan) => (
-            <PlanCard
-              key={plan.id}
-              plan={plan}
-              current={plan.id === currentPlan}
-            />
-          ))}
-        </div>
+        <PlanGrid currentPlan={currentPlan} />
         <OperatorContact />
       </DialogContent>
     </Dialog>
+  );
+}
+
+// Mounted only while the dialog is open, so the stats request waits until someone asks.
+function PlanGrid({ currentPlan }: { currentPlan: PlanId | undefined }) {
+  const stats = useStats();
+  const current = currentPlan ?? stats.data?.plan;
+  return (
+    <div className="mt-6 grid gap-4 sm:grid-cols-2">
+      {Object.values<Plan>(PLANS).map((plan) => (
+        <PlanCard key={plan.id} plan={plan} current={plan.id === current} />
+      ))}
+    </div>
   );
 }
 

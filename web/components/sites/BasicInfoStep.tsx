@@ -1,0 +1,155 @@
+import { AlertCircle, Globe, RotateCw } from "lucide-react";
+import {
+  SITE_DESCRIPTION_MAX,
+  SITE_NAME_MAX,
+  SITE_TEXT,
+} from "../../../common/sites";
+import { FormField, describedBy } from "../auth/FormField";
+import { Button } from "../ui/button";
+import { Input } from "../ui/input";
+import { Skeleton } from "../ui/skeleton";
+import { Textarea } from "../ui/textarea";
+
+export type SubdomainState =
+  | { status: "loading" }
+  | { status: "ready"; subdomain: string }
+  | { status: "error"; message: string; noSubdomains: boolean };
+
+/** Step 1: name, optional description, and the subdomain the pool assigned. */
+export function BasicInfoStep({
+  name,
+  description,
+  onNameChange,
+  onDescriptionChange,
+  nameError,
+  subdomain,
+  host,
+  onRetrySubdomain,
+}: {
+  name: string;
+  description: string;
+  onNameChange: (value: string) => void;
+  onDescriptionChange: (value: string) => void;
+  nameError: string | undefined;
+  subdomain: SubdomainState;
+  host: string;
+  onRetrySubdomain: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-6">
+      <FormField id="site-name" label="Site Name" error={nameError}>
+        <Input
+          id="site-name"
+          value={name}
+          onChange={(event) => onNameChange(event.target.value)}
+          placeholder="My portfolio"
+          maxLength={SITE_NAME_MAX}
+          autoComplete="off"
+          autoFocus
+          {...describedBy("site-name", nameError)}
+        />
+      </FormField>
+
+      <FormField
+        id="site-description"
+        label="Description"
+        aside={<span className="text-xs text-muted-foreground">Optional</span>}
+        hint={`${description.length}/${SITE_DESCRIPTION_MAX} characters`}
+      >
+        <Textarea
+          id="site-description"
+          value={description}
+          onChange={(event) => onDescriptionChange(event.target.value)}
+          placeholder="What is this site for? Only you see this."
+          maxLength={SITE_DESCRIPTION_MAX}
+          className="min-h-24 resize-y"
+          {...describedBy("site-description", undefined, true)}
+        />
+      </FormField>
+
+      <div className="flex flex-col gap-2">
+        <span
+          className="text-sm font-medium leading-none"
+          id="site-subdomain-label"
+        >
+          Subdomain
+        </span>
+        <SubdomainBox
+          state={subdomain}
+          host={host}
+          onRetry={onRetrySubdomain}
+        />
+      </div>
+    </div>
+  );
+}
+
+function SubdomainBox({
+  state,
+  host,
+  onRetry,
+}: {
+  state: SubdomainState;
+  host: string;
+  onRetry: () => void;
+}) {
+  if (state.status === "error") {
+    return (
+      <div
+        role="alert"
+        className="flex flex-col gap-3 rounded-lg border border-destructive/30 bg-destructive/5 p-3 sm:flex-row sm:items-center"
+      >
+        <div className="flex min-w-0 flex-1 items-start gap-2.5 text-sm">
+          <AlertCircle
+            className="mt-0.5 size-4 shrink-0 text-destructive"
+            aria-hidden
+          />
+          <p>
+            {state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
+          </p>
+        </div>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          onClick={onRetry}
+          className="self-start sm:self-auto"
+        >
+          <RotateCw aria-hidden />
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <div
+      role="group"
+      aria-labelledby="site-subdomain-label"
+      aria-busy={state.status === "loading"}
+    >
+      <div className="flex h-10 items-center gap-2.5 rounded-md border border-input bg-muted/50 px-3 text-sm">
+        <Globe className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+        {state.status === "loading" ? (
+          <>
+            <Skeleton className="h-4 w-40" />
+            <span className="sr-only">Assigning a subdomain…</span>
+          </>
+        ) : (
+          <span
+            className="min-w-0 truncate font-mono text-[13px]"
+            data-testid="assigned-subdomain"
+          >
+            <span className="font-semibold text-foreground">
+              {state.subdomain}
+            </span>
+            <span className="text-muted-foreground">.{host}</span>
+          </span>
+        )}
+      </div>
+      <p className="mt-2 text-xs text-muted-foreground">
+        Assigned automatically. Your site will be live at this address as soon
+        as you upload.
+      </p>
+    </div>
+  );
+}

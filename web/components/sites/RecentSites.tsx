@@ -1,0 +1,92 @@
+import { Link } from "react-router";
+import { ArrowRight, ChevronRight, RotateCw } from "lucide-react";
+import type { SiteResponse } from "../../../common/sites";
+import { timeAgo } from "../../../common/format";
+import { Button } from "../ui/button";
+import { Card, CardHeader, CardTitle } from "../ui/card";
+import { Skeleton } from "../ui/skeleton";
+import { displayUrl } from "./site-list";
+import { SiteAvatar } from "./SiteAvatar";
+import { SiteStatusBadge } from "./SiteStatusBadge";
+
+/** The overview's three newest sites, each a link to its page. */
+export function RecentSites({
+  sites,
+  loading,
+  failed,
+  onRetry,
+}: {
+  sites: SiteResponse[];
+  loading: boolean;
+  failed: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <Card className="overflow-hidden">
+      <CardHeader className="flex-row items-center justify-between gap-3 border-b py-4">
+        <CardTitle className="text-base">Recent sites</CardTitle>
+        <Link
+          to="/dashboard/sites"
+          className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline"
+        >
+          View all
+          <ArrowRight className="size-4" aria-hidden />
+        </Link>
+      </CardHeader>
+      {loading ? (
+        <ul
+          aria-busy="true"
+          aria-label="Loading recent sites"
+          className="divide-y"
+        >
+          {[0, 1, 2].map((i) => (
+            <li key={i} className="flex items-center gap-3 px-6 py-4">
+              <Skeleton className="size-10 rounded-lg" />
+              <div className="flex-1 space-y-2">
+                <Skeleton className="h-4 w-40" />
+                <Skeleton className="h-3.5 w-56 max-w-full" />
+              </div>
+              <Skeleton className="hidden h-6 w-16 rounded-full sm:block" />
+            </li>
+          ))}
+        </ul>
+      ) : failed ? (
+        <div className="flex flex-col items-center gap-3 px-6 py-10 text-center text-sm text-muted-foreground">
+          Your sites could not be loaded.
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            <RotateCw aria-hidden />
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <ul className="divide-y">
+          {sites.slice(0, 3).map((site) => (
+            <li key={site.id}>
+              <Link
+                to={`/dashboard/sites/${site.id}`}
+                className="group flex items-center gap-3 px-4 py-4 transition-colors hover:bg-muted/50 focus-visible:bg-muted/50 focus-visible:outline-2 focus-visible:-outline-offset-2 sm:px-6"
+              >
+                <SiteAvatar name={site.name} seed={site.subdomain} />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm font-medium">{site.name}</p>
+                  <p className="truncate text-xs text-muted-foreground sm:text-sm">
+                    {displayUrl(site)}
+                    <span className="max-sm:hidden">
+                      {" "}
+                      · {timeAgo(new Date(site.created_at))}
+                    </span>
+                  </p>
+                </div>
+                <SiteStatusBadge site={site} className="max-sm:hidden" />
+                <ChevronRight
+                  className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5"
+                  aria-hidden
+                />
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

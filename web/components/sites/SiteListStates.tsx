@@ -1,0 +1,143 @@
+// The site list's other faces: loading skeletons, no sites yet, no matches, and a failed fetch.
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { AlertTriangle, Globe, Plus, RotateCw, SearchX } from "lucide-react";
+import { SITE_TEXT } from "../../../common/sites";
+import { Button } from "../ui/button";
+import { Skeleton } from "../ui/skeleton";
+
+export function ListSkeleton() {
+  return (
+    <div
+      className="flex flex-col gap-6"
+      aria-busy="true"
+      aria-label="Loading sites"
+    >
+      <div className="flex gap-3">
+        <Skeleton className="h-10 flex-1" />
+        <Skeleton className="h-10 w-24" />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        {Array.from({ length: 6 }, (_, i) => (
+          <div key={i} className="rounded-xl border bg-card p-5 shadow-sm">
+            <div className="flex items-start gap-3">
+              <Skeleton className="size-10 rounded-lg" />
+              <div className="flex-1 space-y-2 pt-0.5">
+                <Skeleton className="h-4 w-2/3" />
+                <Skeleton className="h-3.5 w-1/2" />
+              </div>
+              <Skeleton className="h-6 w-16 rounded-full" />
+            </div>
+            <div className="mt-8 flex items-center justify-between border-t pt-3">
+              <Skeleton className="h-3.5 w-40" />
+              <Skeleton className="h-7 w-16" />
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Placeholder({
+  icon,
+  title,
+  body,
+  children,
+  tone = "default",
+}: {
+  icon: ReactNode;
+  title: string;
+  body: string;
+  children?: ReactNode;
+  tone?: "default" | "error";
+}) {
+  return (
+    <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-16 text-center">
+      <span
+        className={
+          tone === "error"
+            ? "flex size-12 items-center justify-center rounded-full bg-destructive/10 text-destructive"
+            : "flex size-12 items-center justify-center rounded-full bg-accent text-primary"
+        }
+      >
+        {icon}
+      </span>
+      <h2 className="mt-4 text-lg font-semibold tracking-tight">{title}</h2>
+      <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">
+        {body}
+      </p>
+      {children && (
+        <div className="mt-6 flex flex-wrap justify-center gap-2">
+          {children}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function EmptyState() {
+  return (
+    <Placeholder
+      icon={<Globe className="size-6" aria-hidden />}
+      title="No sites yet"
+      body="Upload an HTML file, a PDF or a zipped static site and it goes live on its own address in seconds."
+    >
+      <Button asChild>
+        <Link to="/dashboard/sites/new">
+          <Plus aria-hidden />
+          Create your first site
+        </Link>
+      </Button>
+    </Placeholder>
+  );
+}
+
+export function NoResults({
+  query,
+  onClear,
+}: {
+  query: string;
+  onClear: () => void;
+}) {
+  return (
+    <Placeholder
+      icon={<SearchX className="size-6" aria-hidden />}
+      title="No matching sites"
+      body={
+        query.trim()
+          ? `No site's name, subdomain or domain contains “${query.trim()}” with the filters applied.`
+          : "No site has the status you filtered for."
+      }
+    >
+      <Button variant="outline" onClick={onClear}>
+        Clear search and filters
+      </Button>
+    </Placeholder>
+  );
+}
+
+export function ErrorState({
+  onRetry,
+  retrying,
+}: {
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  return (
+    <Placeholder
+      tone="error"
+      icon={<AlertTriangle className="size-6" aria-hidden />}
+      title={SITE_TEXT.errorFetchingSites}
+      body="Your sites could not be loaded. Check your connection and try again."
+    >
+      <Button variant="outline" onClick={onRetry} disabled={retrying}>
+        <RotateCw
+          className={retrying ? "animate-spin" : undefined}
+          aria-hidden
+        />
+        Try again
+      </Button>
+    </Placeholder>
+  );
+}

@@ -1,0 +1,173 @@
+// The Deployments tab: every version, newest first, which one is live, and a one-click switch to
+// any earlier or later successful version. Status changes arrive by server events.
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { History, Rocket } from "lucide-react";
+import {
+  SITE_TEXT,
+  type DeploymentResponse,
+  type SiteResponse,
+} from "../../../../common/sites";
+import { useDeployments } from "../../../lib/queries";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "../../ui/alert-dialog";
+import { Button } from "../../ui/button";
+import { Skeleton } from "../../ui/skeleton";
+import { Spinner } from "../../ui/spinner";
+import { displayUrl } from "../site-list";
+import { useDeploySite, useRollback } from "./actions";
+import { DeploymentCard } from "./DeploymentCard";
+
+/** Re-renders every `ms` so "5 minutes ago" stays true while the page is open. */
+function useNow(ms: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), ms);
+    return () => window.clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+export function DeploymentsTab({ site }: { site: SiteResponse }) {
+  const deployments = useDeployments(site.id);
+  const deploy = useDeploySite(site.id);
+  const rollback = useRollback(site.id);
+  const [target, setTarget] = useState<DeploymentResponse | null>(null);
+  const now = useNow(30_000);
+  const list = deployments.data;
+  const live = list?.find((deployment) => deployment.is_live) ?? null;
+  const goingBack =
+    target !== null && live !== null && target.version < live.version;
+
+  useEffect(() => {
+    if (deployments.error)
+      toast.error("Failed to load deployments", {
+        description: deployments.error.message,
+      });
+  }, [deployments.error, deployments.errorUpdatedAt]);
+
+  return (
+    <section
+      aria-labelledby="deployments-heading"
+      className="flex flex-col gap-4"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h2
+            id="deployments-heading"
+            className="text-lg font-semibold tracking-tight"
+          >
+            {SITE_TEXT.recentDeployments}
+          </h2>
+          <p className="mt-0.5 text-sm text-muted-foreground">
+            Every change publishes a new version. Each keeps its own address, so
+            you can return to it at any time.
+          </p>
+        </div>
+        <Button
+          onClick={() => deploy.mutate()}
+          disabled={site.is_deleted || deploy.isPending}
+          className="shrink-0"
+        >
+          {deploy.isPending ? (
+            <Spinner className="size-4 text-current" label="Deploying" />
+          ) : (
+            <Rocket aria-hidden />
+          )}
+          {SITE_TEXT.deployNow}
+        </Button>
+      </div>
+
+      {!list ? (
+        <ul className="flex flex-col gap-3" aria-busy>
+          {[0, 1, 2].map((row) => (
+            <li
+              key={row}
+              className="flex gap-3.5 rounded-xl border bg-card p-5"
+            >
+              <Skeleton className="size-9 rounded-full" />
+              <div className="flex flex-1 flex-col gap-2">
+                <Skeleton className="h-4 w-48" />
+                <Skeleton className="h-3 w-64 max-w-full" />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : list.length === 0 ? (
+        <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-14 text-center sm:py-20">
+          <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
+            <History className="size-7" aria-hidden />
+          </span>
+          <h3 className="mt-4 text-base font-semibold">
+            {SITE_TEXT.noDeployments}
+          </h3>
+          <p className="mt-1 max-w-sm text-sm text-muted-foreground">
+            {SITE_TEXT.noDeploymentsDescription}
+          </p>
+        </div>
+      ) : (
+        <ol className="flex flex-col gap-3">
+          {list.map((deployment) => (
+            <DeploymentCard
+              key={deployment.id}
+              deployment={deployment}
+              live={live}
+              now={now}
+              canChangeLive={!site.is_deleted}
+              onMakeLive={setTarget}
+            />
+          ))}
+        </ol>
+      )}
+
+      <AlertDialog
+        open={target !== null}
+        onOpenChange={(open) => !open && !rollback.isPending && setTarget(null)}
+      >
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>
+              {goingBack
+                ? `Roll back to version ${target?.version}?`
+                : `Make version ${target?.version} live?`}
+            </AlertDialogTitle>
+            <AlertDialogDescription>
+              Visitors of{" "}
+              <span className="font-medium text-foreground">
+                {displayUrl(site)}
+              </span>{" "}
+              will see version {target?.version} right away. No version is
+              deleted, so you can switch back at any time.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={rollback.isPending}>
+              Cancel
+            </AlertDialogCancel>
+            <AlertDialogAction
+              disabled={rollback.isPending}
+              onClick={(event) => {
+                event.preventDefault();
+                if (target)
+                  rollback.mutate(target, { onSettled: () => setTarget(null) });
+              }}
+            >
+              {rollback.isPending && (
+                <Spinner className="size-4 text-current" label="Switching" />
+              )}
+              {goingBack ? "Roll back" : "Make live"}
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </section>
+  );
+}

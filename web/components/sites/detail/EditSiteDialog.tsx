@@ -1,0 +1,174 @@
+// 'Edit Site' and 'Edit Settings' open this one dialog: the site's name and description.
+import { useEffect } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import type { z } from "zod";
+import {
+  SITE_DESCRIPTION_MAX,
+  SITE_NAME_MAX,
+  UpdateSiteRequest,
+  type SiteResponse,
+} from "../../../../common/sites";
+import { api, ApiError } from "../../../lib/api";
+import { queryKeys } from "../../../lib/queries";
+import { Button } from "../../ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "../../ui/dialog";
+import { FieldError } from "../../ui/field-error";
+import { Input } from "../../ui/input";
+import { Label } from "../../ui/label";
+import { Spinner } from "../../ui/spinner";
+import { Textarea } from "../../ui/textarea";
+import { errorDescription, siteUrl } from "./actions";
+
+type EditInput = z.input<typeof UpdateSiteRequest>;
+
+export function EditSiteDialog({
+  site,
+  open,
+  onOpenChange,
+}: {
+  site: SiteResponse;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const queryClient = useQueryClient();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    watch,
+    formState: { errors, isDirty },
+  } = useForm<EditInput, unknown, UpdateSiteRequest>({
+    resolver: zodResolver(UpdateSiteRequest),
+    defaultValues: { name: site.name, description: site.description ?? "" },
+  });
+
+  // Each opening starts from the site as it is now, not from an abandoned earlier edit.
+  useEffect(() => {
+    if (open) reset({ name: site.name, description: site.description ?? "" });
+  }, [open, site.name, site.description, reset]);
+
+  const save = useMutation({
+    mutationFn: (values: UpdateSiteRequest) =>
+      api<SiteResponse>(siteUrl(site.id), {
+        method: "PATCH",
+        json: {
+          name: values.name,
+          description: values.description ? values.description : null,
+        },
+      }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(queryKeys.site(site.id), updated);
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.sites,
+        exact: true,
+      });
+      toast.success("Site updated", {
+        description: "Your changes have been saved.",
+      });
+      onOpenChange(false);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.fields) {
+        if (error.fields.name) setError("name", { message: error.fields.name });
+        if (error.fields.description)
+          setError("description", { message: error.fields.description });
+      }
+      toast.error("Failed to update site", {
+        description: errorDescription(error),
+      });
+    },
+  });
+
+  const description = watch("description") ?? "";
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !save.isPending && onOpenChange(next)}
+    >
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit site</DialogTitle>
+          <DialogDescription>
+            Change how this site is named in your dashboard. Its address stays
+            the same.
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          noValidate
+          className="mt-5 grid gap-5"
+          onSubmit={handleSubmit((values) => save.mutate(values))}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor="edit-site-name">Site Name</Label>
+            <Input
+              id="edit-site-name"
+              maxLength={SITE_NAME_MAX}
+              autoComplete="off"
+              aria-invalid={errors.name ? true : undefined}
+              aria-describedby={
+                errors.name ? "edit-site-name-error" : undefined
+              }
+              {...register("name")}
+            />
+            <FieldError
+              id="edit-site-name-error"
+              message={errors.name?.message}
+            />
+          </div>
+          <div className="grid gap-2">
+            <div className="flex items-baseline justify-between gap-2">
+              <Label htmlFor="edit-site-description">Description</Label>
+              <span
+                className="text-xs tabular-nums text-muted-foreground"
+                aria-hidden
+              >
+                {description.length}/{SITE_DESCRIPTION_MAX}
+              </span>
+            </div>
+            <Textarea
+              id="edit-site-description"
+              rows={4}
+              maxLength={SITE_DESCRIPTION_MAX}
+              placeholder="What is this site for? (optional)"
+              className="min-h-24 resize-y"
+              aria-invalid={errors.description ? true : undefined}
+              aria-describedby={
+                errors.description ? "edit-site-description-error" : undefined
+              }
+              {...register("description")}
+            />
+            <FieldError
+              id="edit-site-description-error"
+              message={errors.description?.message}
+            />
+          </div>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <DialogClose asChild>
+              <Button type="button" variant="outline" disabled={save.isPending}>
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit" disabled={save.isPending || !isDirty}>
+              {save.isPending && (
+                <Spinner className="size-4 text-current" label="Saving" />
+              )}
+              Save changes
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

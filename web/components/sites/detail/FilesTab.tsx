@@ -1,0 +1,141 @@
+// The Files tab: the folder named by ?path=a/b, its contents, and the dialogs that change them.
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import {
+  AlertCircle,
+  FolderOpen,
+  FolderPlus,
+  RefreshCw,
+  Upload,
+} from "lucide-react";
+import {
+  SITE_TEXT,
+  type SiteFileResponse,
+  type SiteResponse,
+} from "../../../../common/sites";
+import { useSiteFiles } from "../../../lib/queries";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { DeleteFileDialog } from "./DeleteFileDialog";
+import { FileList } from "./FileList";
+import { FolderBreadcrumb } from "./FolderBreadcrumb";
+import { NewFolderDialog } from "./NewFolderDialog";
+import { childPath } from "./paths";
+import { UploadDialog } from "./UploadDialog";
+
+export function FilesTab({
+  site,
+  path,
+  onOpenPath,
+}: {
+  site: SiteResponse;
+  path: string | null;
+  onOpenPath: (path: string | null) => void;
+}) {
+  const files = useSiteFiles(site.id, path);
+  const [folderOpen, setFolderOpen] = useState(false);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [deleting, setDeleting] = useState<SiteFileResponse | null>(null);
+  const readOnly = site.is_deleted;
+
+  useEffect(() => {
+    if (files.error)
+      toast.error(SITE_TEXT.filesFailed, { description: files.error.message });
+    // errorUpdatedAt: one toast per failed fetch, not one per render.
+  }, [files.error, files.errorUpdatedAt]);
+
+  const actions = (upload: string) => (
+    <>
+      <Button
+        variant="outline"
+        onClick={() => setFolderOpen(true)}
+        disabled={readOnly}
+      >
+        <FolderPlus aria-hidden />
+        {SITE_TEXT.newFolder}
+      </Button>
+      <Button onClick={() => setUploadOpen(true)} disabled={readOnly}>
+        <Upload aria-hidden />
+        {upload}
+      </Button>
+    </>
+  );
+
+  let body;
+  if (files.isError && !files.data) {
+    body = (
+      <div className="flex flex-col items-center gap-3 px-6 py-14 text-center">
+        <AlertCircle className="size-8 text-destructive" aria-hidden />
+        <div>
+          <p className="font-medium">{SITE_TEXT.filesFailed}</p>
+          <p className="mt-1 text-sm text-muted-foreground">
+            {files.error.message}
+          </p>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void files.refetch()}
+        >
+          <RefreshCw aria-hidden />
+          Try again
+        </Button>
+      </div>
+    );
+  } else if (files.data && files.data.length === 0) {
+    body = (
+      <div className="flex flex-col items-center px-6 py-14 text-center sm:py-20">
+        <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
+          <FolderOpen className="size-7" aria-hidden />
+        </span>
+        <h3 className="mt-4 text-base font-semibold">{SITE_TEXT.noFiles}</h3>
+        <p className="mt-1 max-w-sm text-sm text-muted-foreground">
+          {SITE_TEXT.noFilesDescription}
+        </p>
+        <div className="mt-6 flex flex-wrap justify-center gap-2">
+          {actions(SITE_TEXT.uploadFiles)}
+        </div>
+      </div>
+    );
+  } else {
+    body = (
+      <FileList
+        siteId={site.id}
+        files={files.data}
+        readOnly={readOnly}
+        onOpenFolder={(folder) => onOpenPath(childPath(path, folder.filename))}
+        onDelete={setDeleting}
+      />
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <FolderBreadcrumb path={path} onOpen={onOpenPath} />
+        <div className="flex shrink-0 gap-2 [&>button]:flex-1 sm:[&>button]:flex-none">
+          {actions(SITE_TEXT.upload)}
+        </div>
+      </div>
+      <Card className="overflow-hidden">{body}</Card>
+
+      <NewFolderDialog
+        siteId={site.id}
+        parent={path}
+        open={folderOpen}
+        onOpenChange={setFolderOpen}
+      />
+      <UploadDialog
+        siteId={site.id}
+        parent={path}
+        open={uploadOpen}
+        onOpenChange={setUploadOpen}
+      />
+      <DeleteFileDialog
+        siteId={site.id}
+        file={deleting}
+        onClose={() => setDeleting(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+// The site page before it has a site: loading, missing, or failed.
+import { Link } from "react-router";
+import { AlertTriangle, ArrowLeft, RefreshCw, SearchX } from "lucide-react";
+import { SITE_TEXT } from "../../../../common/sites";
+import { Button } from "../../ui/button";
+import { Card } from "../../ui/card";
+import { Skeleton } from "../../ui/skeleton";
+
+// The page's background is itself muted, so placeholders on it need a darker tint than the
+// default skeleton to be seen.
+const ON_PAGE = "bg-muted-foreground/12";
+
+export function SiteDetailSkeleton() {
+  return (
+    <div className="flex flex-col gap-6" aria-busy aria-label="Loading site">
+      <Skeleton className={`h-5 w-28 ${ON_PAGE}`} />
+      <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
+        <div className="flex items-start gap-4">
+          <Skeleton className={`size-12 rounded-lg ${ON_PAGE}`} />
+          <div className="flex flex-col gap-2 pt-1">
+            <Skeleton className={`h-7 w-56 ${ON_PAGE}`} />
+            <Skeleton className={`h-4 w-40 ${ON_PAGE}`} />
+          </div>
+        </div>
+        <div className="flex gap-2">
+          <Skeleton className={`h-10 w-28 ${ON_PAGE}`} />
+          <Skeleton className={`h-10 w-24 ${ON_PAGE}`} />
+        </div>
+      </div>
+      <div className="grid grid-cols-2 gap-px overflow-hidden rounded-xl border bg-border sm:grid-cols-4">
+        {["version", "files", "size", "created"].map((key) => (
+          <div key={key} className="flex flex-col gap-2 bg-card px-4 py-3">
+            <Skeleton className="h-3 w-16" />
+            <Skeleton className="h-4 w-20" />
+          </div>
+        ))}
+      </div>
+      <div className="flex gap-4 border-b pb-3">
+        {["w-16", "w-24", "w-20", "w-16"].map((width, index) => (
+          <Skeleton key={index} className={`h-5 ${width} ${ON_PAGE}`} />
+        ))}
+      </div>
+      <Card className="divide-y overflow-hidden">
+        {["w-48", "w-36", "w-56", "w-40"].map((width, index) => (
+          <div key={index} className="flex items-center gap-3 px-5 py-3.5">
+            <Skeleton className="size-8" />
+            <Skeleton className={`h-4 ${width}`} />
+          </div>
+        ))}
+      </Card>
+    </div>
+  );
+}
+
+function Centered({ children }: { children: React.ReactNode }) {
+  return (
+    <Card className="mx-auto mt-6 flex max-w-lg flex-col items-center px-6 py-14 text-center">
+      {children}
+    </Card>
+  );
+}
+
+export function SiteNotFound() {
+  return (
+    <Centered>
+      <span className="flex size-14 items-center justify-center rounded-2xl bg-muted text-muted-foreground">
+        <SearchX className="size-7" aria-hidden />
+      </span>
+      <h1 className="mt-5 text-xl font-semibold tracking-tight">
+        {SITE_TEXT.notFoundTitle}
+      </h1>
+      <p className="mt-2 max-w-sm text-sm leading-relaxed text-muted-foreground">
+        {SITE_TEXT.notFoundBody}
+      </p>
+      <Button asChild className="mt-6">
+        <Link to="/dashboard/sites">
+          <ArrowLeft aria-hidden />
+          {SITE_TEXT.backToSites}
+        </Link>
+      </Button>
+    </Centered>
+  );
+}
+
+export function SiteLoadFailed({
+  message,
+  onRetry,
+}: {
+  message: string;
+  onRetry: () => void;
+}) {
+  return (
+    <Centered>
+      <span className="flex size-14 items-center justify-center rounded-2xl bg-destructive/10 text-destructive">
+        <AlertTriangle className="size-7" aria-hidden />
+      </span>
+      <h1 className="mt-5 text-xl font-semibold tracking-tight">
+        {SITE_TEXT.loadFailed}
+      </h1>
+      <p className="mt-2 max-w-sm text-sm leading-relaxed text-muted-foreground">
+        {message}
+      </p>
+      <div className="mt-6 flex flex-wrap justify-center gap-2">
+        <Button variant="outline" asChild>
+          <Link to="/dashboard/sites">
+            <ArrowLeft aria-hidden />
+            {SITE_TEXT.backToSites}
+          </Link>
+        </Button>
+        <Button onClick={onRetry}>
+          <RefreshCw aria-hidden />
+          Try again
+        </Button>
+      </div>
+    </Centered>
+  );
+}

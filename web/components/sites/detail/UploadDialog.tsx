@@ -1,0 +1,247 @@
+// 'Upload File': one file into the folder being viewed, with the real upload progress, then the
+// publish of the new version. A failure keeps the dialog and the chosen file, so retrying is one
+// click.
+import { useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { X } from "lucide-react";
+import { formatBytes } from "../../../../common/format";
+import { SITE_TEXT, type UploadResponse } from "../../../../common/sites";
+import {
+  isZipUpload,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_TEXT,
+} from "../../../../common/uploads";
+import { ApiError } from "../../../lib/api";
+import { useStats } from "../../../lib/queries";
+import { uploadFile } from "../../../lib/upload";
+import { Button } from "../../ui/button";
+import { Checkbox } from "../../ui/checkbox";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "../../ui/dialog";
+import { Label } from "../../ui/label";
+import { Progress } from "../../ui/progress";
+import { Spinner } from "../../ui/spinner";
+import { errorDescription, refreshSite, siteUrl } from "./actions";
+import { DropZone } from "./DropZone";
+import { FileIcon } from "./FileIcon";
+import { breadcrumbsFromPath } from "./paths";
+import { checkUpload } from "./uploadCheck";
+
+type Phase =
+  | { step: "idle" }
+  | { step: "uploading"; fraction: number }
+  | { step: "publishing" };
+
+export function UploadDialog({
+  siteId,
+  parent,
+  open,
+  onOpenChange,
+}: {
+  siteId: string;
+  parent: string | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const queryClient = useQueryClient();
+  const stats = useStats();
+  const maxBytes = stats.data?.max_file_bytes ?? MAX_UPLOAD_BYTES;
+  const [file, setFile] = useState<File | null>(null);
+  const [extract, setExtract] = useState(true);
+  const [phase, setPhase] = useState<Phase>({ step: "idle" });
+  const abort = useRef<AbortController | null>(null);
+  const busy = phase.step !== "idle";
+  const zip = file ? isZipUpload(file.name, file.type) : false;
+
+  const reset = () => {
+    setFile(null);
+    setExtract(true);
+    setPhase({ step: "idle" });
+  };
+
+  const choose = (next: File) => {
+    const problem = checkUpload(next, maxBytes);
+    if (problem) {
+      toast.error(problem.title, { description: problem.description });
+      return;
+    }
+    setFile(next);
+  };
+
+  const start = async () => {
+    if (!file) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    setPhase({ step: "uploading", fraction: 0 });
+    try {
+      const result = await uploadFile<UploadResponse>(
+        siteUrl(siteId, "/files"),
+        file,
+        {
+          fields: {
+            parent: parent ?? undefined,
+            extract: zip && extract ? "true" : undefined,
+          },
+          signal: controller.signal,
+          // Once every byte has left, the server is storing and publishing: say so.
+          onProgress: (fraction) =>
+            setPhase(
+              fraction >= 1
+                ? { step: "publishing" }
+                : { step: "uploading", fraction },
+            ),
+        },
+      );
+      const count = result.files.length;
+      toast.success(UPLOAD_TEXT.succeeded, {
+        description: `${count === 1 ? file.name : `${count} files`} published as version ${result.deployment.version}.`,
+      });
+      reset();
+      onOpenChange(false);
+    } catch (error) {
+      setPhase({ step: "idle" });
+      if (error instanceof ApiError && error.code === "aborted") {
+        toast.info("Upload cancelled");
+      } else {
+        toast.error(SITE_TEXT.uploadFailed, {
+          description: errorDescription(error),
+        });
+      }
+    } finally {
+      abort.current = null;
+      // The list, the site and the deployments, even after a failure: part of it may have landed.
+      void refreshSite(queryClient, siteId);
+    }
+  };
+
+  const location = breadcrumbsFromPath(parent)
+    .map((crumb) => crumb.label)
+    .join(" / ");
+  const percent =
+    phase.step === "uploading" ? Math.round(phase.fraction * 100) : 100;
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (busy) return; // Closing mid-upload would leave it running unseen; Cancel aborts it.
+        if (!next) reset();
+        onOpenChange(next);
+      }}
+    >
+      <DialogContent
+        onInteractOutside={(event) => busy && event.preventDefault()}
+      >
+        <DialogHeader>
+          <DialogTitle>{SITE_TEXT.uploadFileTitle}</DialogTitle>
+          <DialogDescription>
+            The file goes into{" "}
+            <span className="font-medium text-foreground">{location}</span> and
+            is published as a new version.
+          </DialogDescription>
+        </DialogHeader>
+
+        <div className="mt-5 grid gap-4">
+          {file ? (
+            <div className="flex items-center gap-3 rounded-lg border bg-card p-3 shadow-xs">
+              <FileIcon name={file.name} isFolder={false} className="size-10" />
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium" title={file.name}>
+                  {file.name}
+                </p>
+                <p className="text-xs text-muted-foreground">
+                  {formatBytes(file.size)}
+                </p>
+              </div>
+              <Button
+                variant="ghost"
+                size="icon"
+                className="size-8 text-muted-foreground"
+                aria-label={`Remove ${file.name}`}
+                disabled={busy}
+                onClick={() => setFile(null)}
+              >
+                <X aria-hidden />
+              </Button>
+            </div>
+          ) : (
+            <DropZone maxBytes={maxBytes} onFile={choose} />
+          )}
+
+          {file && zip && (
+            <div className="flex items-start gap-3 rounded-lg bg-muted/50 p-3">
+              <Checkbox
+                id="upload-extract"
+                checked={extract}
+                disabled={busy}
+                onCheckedChange={(value) => setExtract(value === true)}
+                className="mt-0.5"
+              />
+              <div className="grid gap-1">
+                <Label htmlFor="upload-extract" className="cursor-pointer">
+                  Extract archive here
+                </Label>
+                <p className="text-xs text-muted-foreground">
+                  Unpacks the archive's files into {location}. Leave unchecked
+                  to store the .zip itself.
+                </p>
+              </div>
+            </div>
+          )}
+
+          {busy && (
+            <div className="grid gap-2" aria-live="polite">
+              <div className="flex items-center justify-between text-sm">
+                <span className="flex items-center gap-2 font-medium">
+                  {phase.step === "publishing" && (
+                    <Spinner className="size-4" label="Publishing" />
+                  )}
+                  {phase.step === "publishing" ? "Publishing…" : "Uploading…"}
+                </span>
+                <span className="tabular-nums text-muted-foreground">
+                  {percent}%
+                </span>
+              </div>
+              <Progress value={percent} aria-label="Upload progress" />
+            </div>
+          )}
+        </div>
+
+        <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          {phase.step === "uploading" ? (
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => abort.current?.abort()}
+            >
+              Cancel upload
+            </Button>
+          ) : (
+            <DialogClose asChild>
+              <Button type="button" variant="outline" disabled={busy}>
+                Cancel
+              </Button>
+            </DialogClose>
+          )}
+          <Button
+            type="button"
+            disabled={!file || busy}
+            onClick={() => void start()}
+          >
+            {busy && (
+              <Spinner className="size-4 text-current" label="Uploading" />
+            )}
+            {SITE_TEXT.upload}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

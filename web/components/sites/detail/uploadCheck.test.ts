@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { checkUpload } from "./uploadCheck";
+
+const MB = 1024 * 1024;
+
+describe("checkUpload", () => {
+  it("accepts an allowed type within the limit", () => {
+    expect(
+      checkUpload({ name: "index.html", type: "text/html", size: 1000 }),
+    ).toBeNull();
+    expect(
+      checkUpload({ name: "site.zip", type: "", size: 50 * MB }),
+    ).toBeNull();
+  });
+
+  it("refuses other types with the spec's texts", () => {
+    expect(
+      checkUpload({ name: "notes.txt", type: "text/plain", size: 10 }),
+    ).toEqual({
+      title: "Unsupported file type",
+      description:
+        "Please upload one of the following types: .html, .htm, .css, .js, .jpg, .jpeg, .png, .gif, .pdf, .zip",
+    });
+  });
+
+  it("refuses files over the limit, naming the limit applied", () => {
+    expect(
+      checkUpload({
+        name: "big.pdf",
+        type: "application/pdf",
+        size: 50 * MB + 1,
+      }),
+    ).toEqual({
+      title: "File too large",
+      description: "Maximum file size is 50MB",
+    });
+    expect(
+      checkUpload(
+        { name: "big.pdf", type: "application/pdf", size: 300 * MB },
+        250 * MB,
+      )?.description,
+    ).toBe("Maximum file size is 250MB");
+  });
+});

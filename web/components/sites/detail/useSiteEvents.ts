@@ -1,0 +1,44 @@
+// Live updates for one site page: deployments change status on the server (a publish runs in the
+// background, another tab rolls back), and the page follows without a reload.
+import { useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { DeploymentResponse } from "../../../../common/sites";
+import { queryKeys } from "../../../lib/queries";
+import { openEventStream } from "./eventStream";
+import { upsertDeployment } from "./paths";
+
+export function useSiteEvents(siteId: string | undefined) {
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    if (!siteId || typeof EventSource === "undefined") return;
+    return openEventStream({
+      url: "/api/events",
+      onEvent: (event) => {
+        if (event.site_id !== siteId) return;
+        if (event.type === "deployment") {
+          // Show the new status at once; the refetch below then brings the exact server state.
+          queryClient.setQueryData<DeploymentResponse[]>(
+            queryKeys.deployments(siteId),
+            (list) => (list ? upsertDeployment(list, event.deployment) : list),
+          );
+        }
+        // Prefix match: the site, its folders and its deployments.
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.site(siteId),
+        });
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.sites,
+          exact: true,
+        });
+      },
+      onOpen: (reconnected) => {
+        // Events sent while the connection was down are gone; catch up by refetching.
+        if (reconnected)
+          void queryClient.invalidateQueries({
+            queryKey: queryKeys.site(siteId),
+          });
+      },
+    });
+  }, [siteId, queryClient]);
+}

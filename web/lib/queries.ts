@@ -1,0 +1,92 @@
+// The dashboard's server state: one TanStack Query hook per API read, and the keys that writes
+// invalidate. Every site query sits under ["sites"], so invalidating that key refreshes the list
+// and any open site page together.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type {
+  DeploymentListResponse,
+  DeploymentResponse,
+  SiteFileListResponse,
+  SiteFileResponse,
+  SiteListResponse,
+  SiteResponse,
+  StatsResponse,
+} from "../../common/sites";
+import { api } from "./api";
+
+export const queryKeys = {
+  sites: ["sites"] as const,
+  site: (id: string) => ["sites", id] as const,
+  siteFiles: (id: string, parent: string | null) =>
+    ["sites", id, "files", parent ?? ""] as const,
+  deployments: (id: string) => ["sites", id, "deployments"] as const,
+  stats: ["stats"] as const,
+};
+
+/** The user's sites, newest first. `enabled: false` defers the request (e.g. until a search box is used). */
+export function useSites(options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: queryKeys.sites,
+    queryFn: async () => (await api<SiteListResponse>("/api/sites")).sites,
+    staleTime: 15_000,
+    enabled: options.enabled ?? true,
+  });
+}
+
+/** One site. Seeds from the list when it is already loaded, so the page opens without a spinner. */
+export function useSite(id: string | undefined) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: queryKeys.site(id ?? ""),
+    queryFn: () =>
+      api<SiteResponse>(`/api/sites/${encodeURIComponent(id ?? "")}`),
+    enabled: Boolean(id),
+    initialData: () =>
+      queryClient
+        .getQueryData<SiteResponse[]>(queryKeys.sites)
+        ?.find((site) => site.id === id),
+    initialDataUpdatedAt: () =>
+      queryClient.getQueryState(queryKeys.sites)?.dataUpdatedAt,
+  });
+}
+
+/** The files of one folder of a site (null: the root). */
+export function useSiteFiles(
+  id: string | undefined,
+  parent: string | null = null,
+) {
+  return useQuery({
+    queryKey: queryKeys.siteFiles(id ?? "", parent),
+    queryFn: async (): Promise<SiteFileResponse[]> => {
+      const query = parent ? `?parent=${encodeURIComponent(parent)}` : "";
+      return (
+        await api<SiteFileListResponse>(
+          `/api/sites/${encodeURIComponent(id ?? "")}/files${query}`,
+        )
+      ).files;
+    },
+    enabled: Boolean(id),
+  });
+}
+
+/** A site's deployments, newest first. */
+export function useDeployments(id: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.deployments(id ?? ""),
+    queryFn: async (): Promise<DeploymentResponse[]> =>
+      (
+        await api<DeploymentListResponse>(
+          `/api/sites/${encodeURIComponent(id ?? "")}/deployments`,
+        )
+      ).deployments,
+    enabled: Boolean(id),
+  });
+}
+
+/** The overview's figures and the user's plan limits. */
+export function useStats() {
+  return useQuery({
+    queryKey: queryKeys.stats,
+    queryFn: () => api<StatsResponse>("/api/stats"),
+    staleTime: 30_000,
+  });
+}
