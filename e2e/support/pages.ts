@@ -38,3 +38,28 @@ export async function waitFor<T>(read: () => T, timeoutMs = 10_000): Promise<T> 
     }
   }
 }
+
+let accounts = 0;
+
+/** Signs up, confirms and signs in a new user in this page. */
+export async function signInNewUser(page: Page, berth: Berth, name = "Site Owner"): Promise<{ email: string; password: string }> {
+  accounts += 1;
+  const user = { name, email: `owner${accounts}.${Date.now()}@example.com`, password: "a long enough password" };
+  await signUp(page, berth, user);
+  await confirmEmail(page, berth, user.email);
+  await signIn(page, user.email, user.password);
+  await page.waitForURL(`${berth.url}/dashboard`);
+  return user;
+}
+
+/** Runs the create-site wizard with one file and waits for the site page. */
+export async function createSiteInWizard(page: Page, berth: Berth, name: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<string> {
+  await page.goto(`${berth.url}/dashboard/sites/new`);
+  await page.getByLabel("Site Name").fill(name);
+  await page.getByText(/\.localhost/).first().waitFor();
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.locator('input[type="file"]').setInputFiles(file);
+  await page.getByRole("button", { name: "Create Site" }).click();
+  await page.waitForURL(/\/dashboard\/sites\/[0-9a-f-]{36}/, { timeout: 30_000 });
+  return new URL(page.url()).pathname.split("/").pop()!;
+}
