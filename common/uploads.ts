@@ -37,7 +37,11 @@ export function extensionOf(name: string): string {
 }
 
 /** The spec: allowed when the extension OR the MIME type matches (either one is enough). */
+/** A site's configuration files (redirect and header rules); accepted beside the spec's types. */
+export const SITE_CONFIG_FILES = ["_redirects", "_headers"] as const;
+
 export function isAllowedUpload(name: string, mimeType: string | null | undefined): boolean {
+  if ((SITE_CONFIG_FILES as readonly string[]).includes(name)) return true;
   if ((ALLOWED_EXTENSIONS as readonly string[]).includes(extensionOf(name))) return true;
   const essence = (mimeType ?? "").split(";")[0]!.trim().toLowerCase();
   return allowedMimeTypes.has(essence);

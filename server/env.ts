@@ -102,6 +102,8 @@ const Schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   // Which roles this process runs: any of api, web, edge, worker. --roles= on the command line wins.
   BERTH_ROLES: z.string().default("api,web,edge,worker"),
+  // Megabytes of small site files the edge keeps in memory; larger files are always streamed.
+  BERTH_EDGE_CACHE_MB: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(256),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -145,6 +147,7 @@ export interface Env {
   trustProxy: boolean;
   roles: ReadonlySet<Role>;
   logLevel: string;
+  edgeCacheBytes: number;
 }
 
 export class EnvError extends Error {
@@ -226,5 +229,6 @@ export function loadEnv(
     trustProxy: v.BERTH_TRUST_PROXY,
     roles,
     logLevel: v.BERTH_LOG_LEVEL,
+    edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
   };
 }

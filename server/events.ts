@@ -16,9 +16,15 @@ export interface DeploymentChanged {
   deployment: Deployment;
 }
 
+export interface VariantsReady {
+  /** Blobs whose compressed forms were just made. */
+  shas: string[];
+}
+
 interface EventMap {
   site: [SiteChanged];
   deployment: [DeploymentChanged];
+  variants: [VariantsReady];
 }
 
 export class BerthEvents extends EventEmitter<EventMap> {

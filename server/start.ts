@@ -22,6 +22,8 @@ import { createSiteUrls } from "./edge/urls";
 import { EdgeResolver } from "./edge/resolver";
 import { ensureSubdomainPool } from "./services/subdomainPool";
 import { startWorker } from "./jobs/worker";
+import { BlobCache, MAX_CACHED_FILE_BYTES } from "./edge/blobCache";
+import { VariantCompressor } from "./services/compressVariants";
 
 export interface RunningBerth {
   port: number;
@@ -53,10 +55,14 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     const events = new BerthEvents();
     const ctx: AppContext = { env, db: database.db, auth, mailer, legal, log, blobs, events, urls: createSiteUrls(env) };
     await ensureSubdomainPool(ctx.db);
+    const compressor = new VariantCompressor(ctx);
+    events.on("deployment", ({ deployment }) => {
+      if (deployment.status === "success") void compressor.kick();
+    });
 
     const hosts = createHostRouter(env);
     const edge = env.roles.has("edge")
-      ? createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs, log })
+      ? createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs, cache: new BlobCache(blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES), log })
       : undefined;
     const serveApi = env.roles.has("api") || env.roles.has("web");
     const app = await buildApp(ctx, {
@@ -71,7 +77,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
         }),
     });
     await app.listen({ port: env.port, host: "::" });
-    const worker = env.roles.has("worker") ? startWorker(ctx) : undefined;
+    const worker = env.roles.has("worker") ? startWorker(ctx, compressor) : undefined;
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : env.port;
     log.info(`Berth is running at ${env.appUrl} (roles: ${[...env.roles].join(", ")}; sites at *.${env.sitesDomain}:${port})`);

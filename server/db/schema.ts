@@ -9,6 +9,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -151,6 +152,8 @@ export const deployments = pgTable(
     total_size: bigint("total_size", { mode: "number" }).notNull().default(0),
     note: text("note"),
     published_at: timestamp("published_at", { withTimezone: true }),
+    // The site's _redirects and _headers rules, parsed when the deployment was published.
+    config: jsonb("config"),
   },
   (t) => [
     unique("deployments_site_id_version_key").on(t.site_id, t.version),
@@ -198,6 +201,22 @@ export const deploymentFiles = pgTable(
     content_type: text("content_type").notNull(),
   },
   (t) => [primaryKey({ columns: [t.deployment_id, t.path] }), index("deployment_files_sha256_idx").on(t.sha256)],
+);
+
+/**
+ * Brotli and gzip forms of compressible blobs, made once in the background after a publish.
+ * A null variant records that compressing did not make the blob smaller, so it is not tried again.
+ */
+export const blobVariants = pgTable(
+  "blob_variants",
+  {
+    sha256: text("sha256").notNull(),
+    encoding: text("encoding", { enum: ["br", "gzip"] }).notNull(),
+    variant_sha256: text("variant_sha256"),
+    size: bigint("size", { mode: "number" }),
+    created_at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sha256, t.encoding] }), index("blob_variants_variant_idx").on(t.variant_sha256)],
 );
 
 /** Every blob the store holds, so that garbage can be found with a query instead of a bucket listing. */

@@ -1,11 +1,31 @@
-// A deployment's files as the edge sees them, and what "/" shows when there is no index.html.
+// A deployment's files as the edge sees them: every header that does not depend on the request
+// is worked out here, once per deployment, not once per request.
 import type { DeploymentFile } from "../db/repositories/deployments";
+import type { VariantRow } from "../db/repositories/variants";
+import type { RedirectRule } from "./config/redirects";
+import type { HeaderRule } from "./config/headers";
+
+/** A deployment's _redirects and _headers rules, parsed when it was published. */
+export interface SiteConfig {
+  redirects: RedirectRule[];
+  headers: HeaderRule[];
+}
+
+export const EMPTY_CONFIG: SiteConfig = { redirects: [], headers: [] };
+
+export interface Variant {
+  sha256: string;
+  size: number;
+}
 
 export interface ManifestFile {
   path: string;
   sha256: string;
   size: number;
   contentType: string;
+  etag: string;
+  br?: Variant;
+  gzip?: Variant;
 }
 
 /** What the root of a site serves: a file, or a page Berth generates. */
@@ -19,6 +39,8 @@ export interface Manifest {
   deploymentId: string;
   files: Map<string, ManifestFile>;
   root: RootKind;
+  publishedAt: Date;
+  config: SiteConfig;
 }
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp|avif)$/i;
@@ -26,10 +48,10 @@ const IMAGE = /\.(png|jpe?g|gif|svg|webp|avif)$/i;
 export function chooseRoot(paths: string[]): RootKind {
   if (paths.includes("index.html")) return { kind: "file", path: "index.html" };
   if (paths.includes("index.htm")) return { kind: "file", path: "index.htm" };
-  const atRoot = paths.filter((p) => !p.includes("/"));
-  // One page on its own (resume.html) is the site; one PDF or image gets a page that shows it.
-  if (paths.length === 1 && atRoot.length === 1) {
-    const only = atRoot[0]!;
+  // One file on its own is the site: a page is served as it is; a PDF or an image gets a page
+  // that shows it.
+  if (paths.length === 1 && !paths[0]!.includes("/")) {
+    const only = paths[0]!;
     if (/\.html?$/i.test(only)) return { kind: "file", path: only };
     if (/\.pdf$/i.test(only)) return { kind: "pdf", path: only };
     if (IMAGE.test(only)) return { kind: "image", path: only };
@@ -37,8 +59,34 @@ export function chooseRoot(paths: string[]): RootKind {
   return { kind: "listing" };
 }
 
-export function buildManifest(deploymentId: string, rows: DeploymentFile[]): Manifest {
+export function buildManifest(
+  deployment: { id: string; published_at: Date | null; created_at: Date; config: unknown },
+  rows: DeploymentFile[],
+  variants: VariantRow[],
+): Manifest {
+  const byBlob = new Map<string, { br?: Variant; gzip?: Variant }>();
+  for (const v of variants) {
+    if (!v.variant_sha256 || v.size === null) continue;
+    const forms = byBlob.get(v.sha256) ?? {};
+    forms[v.encoding] = { sha256: v.variant_sha256, size: v.size };
+    byBlob.set(v.sha256, forms);
+  }
   const files = new Map<string, ManifestFile>();
-  for (const row of rows) files.set(row.path, { path: row.path, sha256: row.sha256, size: row.size, contentType: row.content_type });
-  return { deploymentId, files, root: chooseRoot([...files.keys()]) };
+  for (const row of rows) {
+    files.set(row.path, {
+      path: row.path,
+      sha256: row.sha256,
+      size: row.size,
+      contentType: row.content_type,
+      etag: `"${row.sha256}"`,
+      ...byBlob.get(row.sha256),
+    });
+  }
+  return {
+    deploymentId: deployment.id,
+    files,
+    root: chooseRoot([...files.keys()]),
+    publishedAt: deployment.published_at ?? deployment.created_at,
+    config: (deployment.config as SiteConfig | null) ?? EMPTY_CONFIG,
+  };
 }

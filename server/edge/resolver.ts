@@ -2,7 +2,8 @@
 // service says the site changed; manifests are cached by deployment id and never go stale,
 // because a published deployment never changes.
 import type { Db } from "../db/client";
-import { getManifest, getSuccessfulDeploymentByVersion } from "../db/repositories/deployments";
+import { getDeploymentById, getManifest, getSuccessfulDeploymentByVersion } from "../db/repositories/deployments";
+import { variantsOf } from "../db/repositories/variants";
 import { getSiteBySubdomain } from "../db/repositories/sites";
 import type { BerthEvents } from "../events";
 import { buildManifest, type Manifest } from "./manifest";
@@ -17,6 +18,8 @@ export function parseLabel(label: string): { subdomain: string; version: number 
 interface SiteEntry {
   siteId: string;
   deploymentId: string | null;
+  /** {sub}--v{n}: a host whose content never changes. */
+  versionHost: boolean;
 }
 
 export class EdgeResolver {
@@ -29,6 +32,8 @@ export class EdgeResolver {
     private readonly maxManifests = 1000,
   ) {
     events.on("site", ({ subdomain }) => this.forget(subdomain));
+    // New compressed forms: reload manifests so they are served. Rare (after publishes).
+    events.on("variants", () => this.manifests.clear());
   }
 
   /** Drops every cached host of the site (its live host and its version hosts). */
@@ -38,15 +43,19 @@ export class EdgeResolver {
     }
   }
 
-  /** The manifest to serve for a host label, or undefined for no site, a deleted one, or nothing published. */
-  async resolve(label: string): Promise<Manifest | undefined> {
+  /**
+   * The manifest to serve for a host label, or undefined for no site, a deleted one, or nothing
+   * published. After the first request for a host this is two map lookups, with no query.
+   */
+  async resolve(label: string): Promise<{ manifest: Manifest; versionHost: boolean } | undefined> {
     let entry = this.sites.get(label);
     if (entry === undefined) {
       entry = await this.lookup(label);
       this.sites.set(label, entry);
     }
     if (!entry?.deploymentId) return undefined;
-    return this.manifest(entry.deploymentId);
+    const cached = this.manifests.get(entry.deploymentId);
+    return { manifest: cached ?? (await this.load(entry.deploymentId)), versionHost: entry.versionHost };
   }
 
   private async lookup(label: string): Promise<SiteEntry | null> {
@@ -54,21 +63,17 @@ export class EdgeResolver {
     if (!parsed) return null;
     const site = await getSiteBySubdomain(this.db, parsed.subdomain);
     if (!site || site.is_deleted) return null;
-    if (parsed.version === undefined) return { siteId: site.id, deploymentId: site.live_deployment_id };
+    if (parsed.version === undefined) return { siteId: site.id, deploymentId: site.live_deployment_id, versionHost: false };
     const deployment = await getSuccessfulDeploymentByVersion(this.db, site.id, parsed.version);
-    return { siteId: site.id, deploymentId: deployment?.id ?? null };
+    return { siteId: site.id, deploymentId: deployment?.id ?? null, versionHost: true };
   }
 
-  private async manifest(deploymentId: string): Promise<Manifest> {
-    const cached = this.manifests.get(deploymentId);
-    if (cached) {
-      // Refresh its place: the map's order is the eviction order.
-      this.manifests.delete(deploymentId);
-      this.manifests.set(deploymentId, cached);
-      return cached;
-    }
-    const manifest = buildManifest(deploymentId, await getManifest(this.db, deploymentId));
+  private async load(deploymentId: string): Promise<Manifest> {
+    const [deployment, rows] = await Promise.all([getDeploymentById(this.db, deploymentId), getManifest(this.db, deploymentId)]);
+    const variants = await variantsOf(this.db, [...new Set(rows.map((r) => r.sha256))]);
+    const manifest = buildManifest(deployment!, rows, variants);
     this.manifests.set(deploymentId, manifest);
+    // Oldest first out: the map keeps insertion order.
     if (this.manifests.size > this.maxManifests) this.manifests.delete(this.manifests.keys().next().value!);
     return manifest;
   }

@@ -10,9 +10,15 @@ import {
   type Deployment,
 } from "../db/repositories/deployments";
 import { lockSite, setLiveDeployment, type Site } from "../db/repositories/sites";
+import type { SiteConfig } from "../edge/manifest";
+import { readSiteConfig, SiteConfigError } from "./readSiteConfig";
 
-export type PublishContext = Pick<AppContext, "db" | "events" | "urls" | "log">;
+export type PublishContext = Pick<AppContext, "db" | "events" | "urls" | "log" | "blobs">;
 
+/**
+ * Publishes the site's working tree. Returns the deployment: `success` and live, or `failed`
+ * with the reason (a bad _redirects line, say) while the previous version stays live.
+ */
 export async function publishDeployment(ctx: PublishContext, site: Site, note: string | null): Promise<Deployment> {
   const started = await ctx.db.transaction(async (tx) => {
     // The site row's lock numbers versions one after another even when two publishes race.
@@ -20,6 +26,16 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
     return insertNextDeployment(tx, site.id, note);
   });
   notify(ctx, site, started);
+
+  let config: SiteConfig;
+  try {
+    config = await readSiteConfig(ctx, site.id);
+  } catch (error) {
+    if (!(error instanceof SiteConfigError)) throw error;
+    const failed = (await markDeploymentFailed(ctx.db, started.id, error.message))!;
+    notify(ctx, site, failed);
+    return failed;
+  }
 
   try {
     const published = await ctx.db.transaction(async (tx) => {
@@ -29,6 +45,7 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
         file_count: totals.count,
         total_size: totals.size,
         deployment_url: ctx.urls.deployment(site.subdomain, started.version),
+        config,
       });
       await setLiveDeployment(tx, site.id, done.id);
       return done;

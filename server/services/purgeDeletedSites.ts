@@ -6,6 +6,7 @@ import type { AppContext } from "../context";
 import { blobsOfSite, deleteBlobRows, unreferencedBlobs } from "../db/repositories/blobs";
 import { deleteSiteRow, lockSitesDueForPurge } from "../db/repositories/sites";
 import { returnSubdomain } from "../db/repositories/subdomains";
+import { deleteVariantsOf } from "../db/repositories/variants";
 import { DELETION_GRACE_DAYS } from "../../common/sites";
 
 export async function purgeDeletedSites(
@@ -23,8 +24,10 @@ export async function purgeDeletedSites(
         await deleteSiteRow(tx, site.id);
         await returnSubdomain(tx, site.subdomain);
         const orphans = await unreferencedBlobs(tx, candidates);
-        await deleteBlobRows(tx, orphans);
-        garbage.push(...orphans);
+        // Their compressed forms go with them, unless something else uses the same bytes.
+        const variants = await unreferencedBlobs(tx, await deleteVariantsOf(tx, orphans));
+        await deleteBlobRows(tx, [...orphans, ...variants]);
+        garbage.push(...orphans, ...variants);
       }
       return { due, garbage };
     });

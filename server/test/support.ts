@@ -23,6 +23,8 @@ import { EdgeClient } from "./edgeClient";
 import { createEdgeHandler } from "../edge/handler";
 import { EdgeResolver } from "../edge/resolver";
 import { createHostRouter } from "../edge/hosts";
+import { BlobCache, MAX_CACHED_FILE_BYTES } from "../edge/blobCache";
+import { VariantCompressor } from "../services/compressVariants";
 
 export type Driver = "pglite" | "postgres";
 export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
@@ -94,6 +96,8 @@ export interface TestServer {
   outbox: Outbox;
   /** Requests to site hosts, served by the real edge over a socket. */
   edge: EdgeClient;
+  /** Makes compressed forms now (in production a publish kicks it in the background). */
+  compressor: VariantCompressor;
   /** A client with its own cookie jar, sending the app's Origin on writes like a browser would. */
   client(options?: { ip?: string }): TestClient;
   /** Builds a second app on the same database and data dir, as after a restart. */
@@ -125,8 +129,9 @@ export async function getTestServer(
   };
   const app = await buildApp(ctx, options.app);
   await app.ready();
+  const compressor = new VariantCompressor(ctx);
   const edge = new EdgeClient(
-    createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs: ctx.blobs, log }),
+    createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs: ctx.blobs, cache: new BlobCache(ctx.blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES), log }),
     createHostRouter(env),
   );
   return {
@@ -135,6 +140,7 @@ export async function getTestServer(
     database,
     outbox: new Outbox(path.join(dataDir, "outbox")),
     edge,
+    compressor,
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
     async restart() {

@@ -25,7 +25,8 @@ describe.each(DRIVERS)("sites (%s)", (driver) => {
     expect(root.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(root.headers["x-content-type-options"]).toBe("nosniff");
     expect(root.text).toBe("<h1>Version one</h1>");
-    expect((await server.edge.get(`${site.subdomain}--v1.localhost:8080`, "/resume.html")).text).toBe("<h1>Version one</h1>");
+    expect((await server.edge.get(`${site.subdomain}--v1.localhost:8080`, "/resume")).text).toBe("<h1>Version one</h1>");
+    expect((await server.edge.get(`${site.subdomain}--v1.localhost:8080`, "/resume.html")).headers.location).toBe("/resume");
     expect((await server.edge.get(hostOf(site.url), "/nope.html")).status).toBe(404);
 
     const [deployment] = (await client.get(`/api/sites/${site.id}/deployments`)).json().deployments;

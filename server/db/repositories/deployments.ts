@@ -48,7 +48,7 @@ export async function snapshotSiteFiles(tx: Executor, siteId: string, deployment
 export async function markDeploymentSucceeded(
   tx: Executor,
   deploymentId: string,
-  values: { file_count: number; total_size: number; deployment_url: string },
+  values: { file_count: number; total_size: number; deployment_url: string; config: unknown },
 ): Promise<Deployment> {
   const [row] = await tx
     .update(deployments)
@@ -87,4 +87,9 @@ export async function countDeploymentsForUser(db: Executor, userId: string): Pro
     .innerJoin(sites, eq(sites.id, deployments.site_id))
     .where(eq(sites.user_id, userId));
   return Number(row?.n ?? 0);
+}
+
+export async function getDeploymentById(db: Executor, deploymentId: string): Promise<Deployment | undefined> {
+  const [row] = await db.select().from(deployments).where(eq(deployments.id, deploymentId));
+  return row;
 }

@@ -1,0 +1,54 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Executor } from "../client";
+import { blobVariants } from "../schema";
+
+export interface VariantRow {
+  sha256: string;
+  encoding: "br" | "gzip";
+  variant_sha256: string | null;
+  size: number | null;
+}
+
+/** Blobs of live deployments bigger than `minBytes` that have not been considered for compression yet. */
+export async function blobsAwaitingCompression(
+  db: Executor,
+  options: { minBytes: number; limit: number },
+): Promise<{ sha256: string; size: number; contentType: string }[]> {
+  const result = await db.execute(sql`
+    select df.sha256, max(df.size) as size, max(df.content_type) as content_type
+    from deployment_files df
+    join sites s on s.live_deployment_id = df.deployment_id
+    where df.size > ${options.minBytes}
+      and not exists (select 1 from blob_variants v where v.sha256 = df.sha256)
+    group by df.sha256
+    limit ${options.limit}`);
+  return rowsOf<{ sha256: string; size: string | number; content_type: string }>(result).map((r) => ({
+    sha256: r.sha256,
+    size: Number(r.size),
+    contentType: r.content_type,
+  }));
+}
+
+export async function recordVariant(db: Executor, row: VariantRow): Promise<void> {
+  await db.insert(blobVariants).values(row).onConflictDoNothing();
+}
+
+/** Variants of the given blobs, for the edge's manifest. */
+export async function variantsOf(db: Executor, shas: string[]): Promise<VariantRow[]> {
+  if (shas.length === 0) return [];
+  const result = await db.execute(sql`
+    select sha256, encoding, variant_sha256, size from blob_variants
+    where variant_sha256 is not null and sha256 in (${sql.join(shas.map((s) => sql`${s}`), sql`, `)})`);
+  return rowsOf<VariantRow & { size: string | number }>(result).map((r) => ({ ...r, size: Number(r.size) }));
+}
+
+/** Removes the variant rows of blobs that are going away; returns the variant blobs to delete. */
+export async function deleteVariantsOf(db: Executor, shas: string[]): Promise<string[]> {
+  if (shas.length === 0) return [];
+  const result = await db.execute(sql`
+    delete from blob_variants where sha256 in (${sql.join(shas.map((s) => sql`${s}`), sql`, `)})
+    returning variant_sha256`);
+  return rowsOf<{ variant_sha256: string | null }>(result)
+    .map((r) => r.variant_sha256)
+    .filter((s): s is string => s !== null);
+}

@@ -1,0 +1,65 @@
+// Small blobs kept in memory, so that after warm-up a request for them touches neither the disk
+// nor the bucket. Bounded by bytes (BERTH_EDGE_CACHE_MB); the least recently used go first.
+// Blobs never change (they are named by their hash), so nothing here is ever stale.
+import type { BlobStore } from "../storage/blobStore";
+
+/** Files up to this size are served from memory; bigger ones are streamed from the blob store. */
+export const MAX_CACHED_FILE_BYTES = 1024 * 1024;
+
+export class BlobCache {
+  private readonly entries = new Map<string, Buffer>();
+  private readonly loading = new Map<string, Promise<Buffer>>();
+  private bytes = 0;
+
+  constructor(
+    private readonly store: BlobStore,
+    readonly capacityBytes: number,
+    /** Larger blobs are always streamed from the store. */
+    readonly maxEntryBytes: number,
+  ) {}
+
+  /** Whether a blob of this size is served from memory. */
+  fits(size: number): boolean {
+    return size <= this.maxEntryBytes && size <= this.capacityBytes;
+  }
+
+  /** The cached bytes, refreshing their place in the eviction order. */
+  peek(sha256: string): Buffer | undefined {
+    const hit = this.entries.get(sha256);
+    if (hit) {
+      this.entries.delete(sha256);
+      this.entries.set(sha256, hit);
+    }
+    return hit;
+  }
+
+  /** The blob's bytes, read from the store once however many requests ask at the same time. */
+  async load(sha256: string): Promise<Buffer> {
+    const hit = this.peek(sha256);
+    if (hit) return hit;
+    let pending = this.loading.get(sha256);
+    if (!pending) {
+      pending = this.read(sha256).finally(() => this.loading.delete(sha256));
+      this.loading.set(sha256, pending);
+    }
+    return pending;
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  private async read(sha256: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.store.get(sha256)) chunks.push(chunk as Buffer);
+    const buffer = Buffer.concat(chunks);
+    this.entries.set(sha256, buffer);
+    this.bytes += buffer.length;
+    for (const [key, value] of this.entries) {
+      if (this.bytes <= this.capacityBytes) break;
+      this.entries.delete(key);
+      this.bytes -= value.length;
+    }
+    return buffer;
+  }
+}

@@ -1,0 +1,82 @@
+// Which response a path gets in a deployment, in the order static hosts have made familiar:
+// forced redirects, then the file itself (with clean URLs), then the remaining redirect rules,
+// then a 200.html SPA fallback, then the site's own 404.html, then Berth's 404 page.
+import type { Manifest, ManifestFile } from "./manifest";
+import { matchRedirect, type RedirectRule } from "./config/redirects";
+import { hrefFor } from "./pages";
+import { parseRequestPath } from "./paths";
+
+export type Route =
+  | { kind: "file"; file: ManifestFile; status: 200 | 404 }
+  | { kind: "root" }
+  | { kind: "redirect"; location: string; status: 301 | 302 | 307 | 308 }
+  | { kind: "not-found" };
+
+/** Files a site configures Berth with; they are read at publish time and never served. */
+export const CONFIG_FILES = new Set(["_redirects", "_headers"]);
+
+function lookup(manifest: Manifest, path: string): ManifestFile | undefined {
+  return CONFIG_FILES.has(path) ? undefined : manifest.files.get(path);
+}
+
+/** The file a path names, with clean URLs; a redirect when the canonical URL differs. */
+function findFile(manifest: Manifest, path: string, directory: boolean, query: string): Route | undefined {
+  if (path === "") {
+    // index.html, or the one page a single-file site consists of; otherwise a generated page.
+    const root = manifest.root.kind === "file" ? lookup(manifest, manifest.root.path) : undefined;
+    return root ? { kind: "file", file: root, status: 200 } : { kind: "root" };
+  }
+  if (directory) {
+    const index = lookup(manifest, `${path}/index.html`) ?? lookup(manifest, `${path}/index.htm`);
+    if (index) return { kind: "file", file: index, status: 200 };
+    // "/about/" for about.html: the canonical URL has no slash.
+    if (lookup(manifest, `${path}.html`)) return { kind: "redirect", location: hrefFor(path) + query, status: 301 };
+    return undefined;
+  }
+  const exact = lookup(manifest, path);
+  if (exact) {
+    // "/about.html" → "/about", "/docs/index.html" → "/docs/": one URL per page.
+    if (path.endsWith("/index.html") || path === "index.html") return { kind: "redirect", location: hrefFor(path.slice(0, -"index.html".length)) + query, status: 301 };
+    if (path.endsWith(".html") && !lookup(manifest, path.slice(0, -5))) return { kind: "redirect", location: hrefFor(path.slice(0, -5)) + query, status: 301 };
+    return { kind: "file", file: exact, status: 200 };
+  }
+  const page = lookup(manifest, `${path}.html`);
+  if (page) return { kind: "file", file: page, status: 200 };
+  if (lookup(manifest, `${path}/index.html`) || lookup(manifest, `${path}/index.htm`)) {
+    return { kind: "redirect", location: `${hrefFor(path)}/${query}`, status: 301 };
+  }
+  return undefined;
+}
+
+function applyRedirect(manifest: Manifest, rules: readonly RedirectRule[], path: string, fileExists: boolean, query: string, depth: number): Route | undefined {
+  const hit = matchRedirect(rules, `/${path}`, { fileExists });
+  if (!hit) return undefined;
+  if (hit.status === 200 || hit.status === 404) {
+    // The parser refuses absolute targets for 200 and 404 (Berth does not proxy): this is a path.
+    const target = hit.location.replace(/^\/+/, "").replace(/[?#].*$/, "");
+    const route = depth < 1 ? findFile(manifest, decodeTarget(target), hit.location.endsWith("/"), "") : undefined;
+    if (route?.kind === "file") return { ...route, status: hit.status };
+    if (route?.kind === "root" && hit.status === 200) return route;
+    return undefined;
+  }
+  return { kind: "redirect", location: hit.location.includes("?") || !query ? hit.location : hit.location + query, status: hit.status };
+}
+
+/** The rewrite target as a path inside the deployment, checked like a request path. */
+function decodeTarget(target: string): string {
+  const parsed = parseRequestPath(`/${target}`);
+  return parsed.ok ? parsed.path : "\u0000";
+}
+
+export function routeRequest(manifest: Manifest, rules: readonly RedirectRule[], path: string, directory: boolean, query: string): Route {
+  const found = findFile(manifest, path, directory, query);
+  // With a file at the path only forced rules ("!") apply; without one, any rule does.
+  const redirected = rules.length > 0 ? applyRedirect(manifest, rules, path, found !== undefined, query, 0) : undefined;
+  if (redirected) return redirected;
+  if (found) return found;
+  const spa = lookup(manifest, "200.html");
+  if (spa) return { kind: "file", file: spa, status: 200 };
+  const custom = lookup(manifest, "404.html");
+  if (custom) return { kind: "file", file: custom, status: 404 };
+  return { kind: "not-found" };
+}

@@ -1,0 +1,85 @@
+// Makes brotli and gzip forms of the compressible files of live deployments, in the background
+// after a publish: the edge serves the uncompressed file until they exist, then the smaller one.
+// A form is kept only when it is smaller than the original.
+import { pipeline } from "node:stream/promises";
+import { PassThrough } from "node:stream";
+import { constants, createBrotliCompress, createGzip } from "node:zlib";
+import type { AppContext } from "../context";
+import { blobsAwaitingCompression, recordVariant } from "../db/repositories/variants";
+import { registerBlobs } from "../db/repositories/blobs";
+import { BlobTooLargeError } from "../storage/blobStore";
+import { isCompressible } from "../edge/http/encoding";
+
+/** Smaller files gain too little from compression to be worth a second lookup. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+type CompressContext = Pick<AppContext, "db" | "blobs" | "events" | "log">;
+
+function compressor(encoding: "br" | "gzip", size: number) {
+  if (encoding === "gzip") return createGzip({ level: 9 });
+  // Quality 11 is slow on big files; past a few megabytes the gain is not worth the CPU.
+  const quality = size <= 4 * 1024 * 1024 ? 11 : 5;
+  return createBrotliCompress({
+    params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+  });
+}
+
+async function compressOne(ctx: CompressContext, sha256: string, size: number, contentType: string): Promise<void> {
+  for (const encoding of ["br", "gzip"] as const) {
+    if (!isCompressible(contentType)) {
+      // Images, archives, PDFs: already compressed. Recorded so they are not considered again.
+      await recordVariant(ctx.db, { sha256, encoding, variant_sha256: null, size: null });
+      continue;
+    }
+    const zipped = new PassThrough();
+    const putting = ctx.blobs.put(zipped, { maxBytes: size - 1 });
+    try {
+      await Promise.all([pipeline(await ctx.blobs.get(sha256), compressor(encoding, size), zipped), putting]);
+      const variant = await putting;
+      await registerBlobs(ctx.db, [{ sha256: variant.sha256, size: variant.size }]);
+      await recordVariant(ctx.db, { sha256, encoding, variant_sha256: variant.sha256, size: variant.size });
+    } catch (error) {
+      await putting.catch(() => undefined);
+      if (!(error instanceof BlobTooLargeError)) throw error;
+      // Not smaller than the original: remember that, so it is not tried again.
+      await recordVariant(ctx.db, { sha256, encoding, variant_sha256: null, size: null });
+    }
+  }
+}
+
+/**
+ * Compresses what is waiting, one blob at a time. One run at a time per process; a call while a
+ * run is under way makes that run go round once more.
+ */
+export class VariantCompressor {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(private readonly ctx: CompressContext) {}
+
+  kick(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.ctx.log.error({ err: error }, "compressing variants failed"))
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      for (;;) {
+        const batch = await blobsAwaitingCompression(this.ctx.db, { minBytes: MIN_COMPRESS_BYTES, limit: 20 });
+        if (batch.length === 0) break;
+        for (const blob of batch) await compressOne(this.ctx, blob.sha256, blob.size, blob.contentType);
+        // The edge reloads manifests so the new forms are served.
+        this.ctx.events.emit("variants", { shas: batch.map((b) => b.sha256) });
+      }
+    } while (this.again);
+  }
+}
