@@ -6,10 +6,12 @@ import { GettingStarted } from "../components/marketing/docs/GettingStarted";
 import { ApiSection, Changelog, Showcase } from "../components/marketing/docs/MoreSections";
 import { PlanLimits } from "../components/marketing/docs/PlanLimits";
 import { SelfHosting } from "../components/marketing/docs/SelfHosting";
+import { SiteConfigSection } from "../components/marketing/docs/SiteConfig";
 
 const ENTRIES: TocEntry[] = [
   { id: "getting-started", label: "Getting started" },
   { id: "limits", label: "Plans and limits" },
+  { id: "redirects-and-headers", label: "Redirects and headers" },
   { id: "self-hosting", label: "Self-hosting" },
   { id: "api", label: "API reference" },
   { id: "changelog", label: "Changelog" },
@@ -33,6 +35,7 @@ export function Docs() {
             <div className="space-y-12">
               <GettingStarted />
               <PlanLimits />
+              <SiteConfigSection />
               <SelfHosting />
               <ApiSection />
               <Changelog />

@@ -41,6 +41,8 @@ const RELEASES: { version: string; status: string; items: string[] }[] = [
       "A contact form whose messages are stored and mailed to the operator.",
       "Terms of service and privacy policy that an operator can replace with their own Markdown.",
       "This documentation, and the public pages you are reading.",
+      "Sites: drop an HTML file, a PDF, an image or a zip and it is live on its own subdomain; files and folders; every change published as a new version with its own address; one-click rollback; delete with a 14-day undo.",
+      "An edge that serves sites from memory with brotli and gzip, ranges, validators, clean URLs, _redirects and _headers.",
     ],
   },
 ];
