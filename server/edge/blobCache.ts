@@ -1,5 +1,6 @@
 // Small blobs kept in memory, so that after warm-up a request for them touches neither the disk
-// nor the bucket. Bounded by bytes (BERTH_EDGE_CACHE_MB); the least recently used go first.
+// nor the bucket. Bounded by bytes (BERTH_EDGE_CACHE_MB). Eviction is "second chance": a hit
+// only sets a flag (cheap on the hot path), and eviction spares a flagged entry once.
 // Blobs never change (they are named by their hash), so nothing here is ever stale.
 import type { BlobStore } from "../storage/blobStore";
 
@@ -7,7 +8,7 @@ import type { BlobStore } from "../storage/blobStore";
 export const MAX_CACHED_FILE_BYTES = 1024 * 1024;
 
 export class BlobCache {
-  private readonly entries = new Map<string, Buffer>();
+  private readonly entries = new Map<string, { buffer: Buffer; hot: boolean }>();
   private readonly loading = new Map<string, Promise<Buffer>>();
   private bytes = 0;
 
@@ -23,14 +24,12 @@ export class BlobCache {
     return size <= this.maxEntryBytes && size <= this.capacityBytes;
   }
 
-  /** The cached bytes, refreshing their place in the eviction order. */
+  /** The cached bytes, if any; marks them as recently used. */
   peek(sha256: string): Buffer | undefined {
     const hit = this.entries.get(sha256);
-    if (hit) {
-      this.entries.delete(sha256);
-      this.entries.set(sha256, hit);
-    }
-    return hit;
+    if (!hit) return undefined;
+    hit.hot = true;
+    return hit.buffer;
   }
 
   /** The blob's bytes, read from the store once however many requests ask at the same time. */
@@ -53,13 +52,24 @@ export class BlobCache {
     const chunks: Buffer[] = [];
     for await (const chunk of await this.store.get(sha256)) chunks.push(chunk as Buffer);
     const buffer = Buffer.concat(chunks);
-    this.entries.set(sha256, buffer);
+    this.entries.set(sha256, { buffer, hot: false });
     this.bytes += buffer.length;
-    for (const [key, value] of this.entries) {
-      if (this.bytes <= this.capacityBytes) break;
-      this.entries.delete(key);
-      this.bytes -= value.length;
-    }
+    this.evict();
     return buffer;
+  }
+
+  private evict(): void {
+    // Each entry is looked at most twice: once to clear its flag, once to go.
+    let budget = this.entries.size * 2;
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.capacityBytes || budget-- <= 0) return;
+      this.entries.delete(key);
+      if (entry.hot) {
+        entry.hot = false;
+        this.entries.set(key, entry);
+      } else {
+        this.bytes -= entry.buffer.length;
+      }
+    }
   }
 }

@@ -15,6 +15,14 @@ export function parseLabel(label: string): { subdomain: string; version: number 
   return { subdomain: match[1]!, version: match[2] ? Number(match[2]) : undefined };
 }
 
+/** A host that serves a deployment, and the answers its paths have resolved to so far. */
+export interface ServedHost {
+  manifest: Manifest;
+  versionHost: boolean;
+  /** Path (without query) → prepared answer; bounded by the caller. */
+  routes: Map<string, unknown>;
+}
+
 interface SiteEntry {
   siteId: string;
   deploymentId: string | null;
@@ -25,6 +33,8 @@ interface SiteEntry {
 export class EdgeResolver {
   private readonly sites = new Map<string, SiteEntry | null>();
   private readonly manifests = new Map<string, Manifest>();
+  /** What each host label serves right now, with the routes its paths resolved to. */
+  private readonly hosts = new Map<string, ServedHost>();
 
   constructor(
     private readonly db: Db,
@@ -33,7 +43,10 @@ export class EdgeResolver {
   ) {
     events.on("site", ({ subdomain }) => this.forget(subdomain));
     // New compressed forms: reload manifests so they are served. Rare (after publishes).
-    events.on("variants", () => this.manifests.clear());
+    events.on("variants", () => {
+      this.manifests.clear();
+      this.hosts.clear();
+    });
   }
 
   /** Drops every cached host of the site (its live host and its version hosts). */
@@ -41,21 +54,50 @@ export class EdgeResolver {
     for (const label of this.sites.keys()) {
       if (label === subdomain || label.startsWith(`${subdomain}--v`)) this.sites.delete(label);
     }
+    for (const label of this.hosts.keys()) {
+      if (label === subdomain || label.startsWith(`${subdomain}--v`)) this.hosts.delete(label);
+    }
   }
 
   /**
    * The manifest to serve for a host label, or undefined for no site, a deleted one, or nothing
    * published. After the first request for a host this is two map lookups, with no query.
    */
-  async resolve(label: string): Promise<{ manifest: Manifest; versionHost: boolean } | undefined> {
+  async resolve(label: string): Promise<ServedHost | undefined> {
+    const ready = this.peek(label);
+    if (ready !== undefined) return ready ?? undefined;
     let entry = this.sites.get(label);
     if (entry === undefined) {
       entry = await this.lookup(label);
       this.sites.set(label, entry);
     }
     if (!entry?.deploymentId) return undefined;
-    const cached = this.manifests.get(entry.deploymentId);
-    return { manifest: cached ?? (await this.load(entry.deploymentId)), versionHost: entry.versionHost };
+    const manifest = this.manifests.get(entry.deploymentId) ?? (await this.load(entry.deploymentId));
+    return this.hostFor(label, entry, manifest);
+  }
+
+  /**
+   * The warm path, without a promise: the host when everything is cached, null when the host is
+   * known to serve nothing, undefined when a lookup is needed.
+   */
+  peek(label: string): ServedHost | null | undefined {
+    const host = this.hosts.get(label);
+    if (host) return host;
+    const entry = this.sites.get(label);
+    if (entry === null) return null;
+    if (entry === undefined) return undefined;
+    if (!entry.deploymentId) return null;
+    const manifest = this.manifests.get(entry.deploymentId);
+    return manifest ? this.hostFor(label, entry, manifest) : undefined;
+  }
+
+  private hostFor(label: string, entry: SiteEntry, manifest: Manifest): ServedHost {
+    let host = this.hosts.get(label);
+    if (!host || host.manifest !== manifest) {
+      host = { manifest, versionHost: entry.versionHost, routes: new Map() };
+      this.hosts.set(label, host);
+    }
+    return host;
   }
 
   private async lookup(label: string): Promise<SiteEntry | null> {

@@ -1,14 +1,15 @@
 // Writing one file of a deployment: conditional requests, ranges, compression and caching
-// headers, then the bytes from memory (small files) or streamed from the blob store.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream/promises";
+// headers, then the bytes from memory (small files) or streamed from the blob store. The
+// headers of each answer are built once per host and path (prepareFile), not per request.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { once } from "node:events";
+import { pipeline } from "node:stream/promises";
 import type { BlobStore } from "../storage/blobStore";
 import type { BlobCache } from "./blobCache";
 import type { Manifest, ManifestFile, Variant } from "./manifest";
 import { isNotModified, httpDate } from "./http/conditional";
 import { contentRange, ifRangeAllows, multipartByteranges, parseRange, unsatisfiedRange } from "./http/range";
-import { chooseEncoding } from "./http/encoding";
+import { chooseEncoding, type Encoding } from "./http/encoding";
 
 export const LIVE_CACHE = "public, max-age=0, must-revalidate";
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
@@ -25,14 +26,82 @@ export interface RespondDeps {
   cache: BlobCache;
 }
 
-export interface FileResponse {
+/** A file answer with its headers worked out: one header object per encoding on offer. */
+export interface PreparedFile {
   file: ManifestFile;
-  manifest: Manifest;
-  versionHost: boolean;
   /** 200 normally; 404 when this file is the site's own 404 page. */
   status: number;
-  /** Extra headers from the site's _headers file. */
-  extraHeaders?: Array<[string, string]>;
+  lastModified: Date;
+  base: OutgoingHttpHeaders;
+  byEncoding: Record<Encoding, OutgoingHttpHeaders | undefined>;
+  notModified: OutgoingHttpHeaders;
+}
+
+export function prepareFile(file: ManifestFile, manifest: Manifest, versionHost: boolean, status: number, extraHeaders: Array<[string, string]>): PreparedFile {
+  const base: OutgoingHttpHeaders = {
+    "content-type": file.contentType,
+    etag: file.etag,
+    "last-modified": httpDate(manifest.publishedAt),
+    "cache-control": cacheControlFor(file.path, versionHost),
+    "x-content-type-options": "nosniff",
+    "accept-ranges": "bytes",
+  };
+  if (file.br || file.gzip) base.vary = "Accept-Encoding";
+  for (const [name, value] of extraHeaders) base[name.toLowerCase()] = value;
+  const withBody = (blob: Variant, encoding?: Encoding): OutgoingHttpHeaders => ({
+    ...base,
+    ...(encoding ? { "content-encoding": encoding } : {}),
+    "content-length": blob.size,
+  });
+  const { "content-type": _type, ...notModified } = base;
+  return {
+    file,
+    status,
+    lastModified: manifest.publishedAt,
+    base,
+    byEncoding: {
+      identity: withBody(file),
+      br: file.br ? withBody(file.br, "br") : undefined,
+      gzip: file.gzip ? withBody(file.gzip, "gzip") : undefined,
+    },
+    notModified,
+  };
+}
+
+function chosenEncoding(req: IncomingMessage, file: ManifestFile): Encoding {
+  if (!file.br && !file.gzip) return "identity";
+  return chooseEncoding(req.headers["accept-encoding"], { br: file.br !== undefined, gzip: file.gzip !== undefined });
+}
+
+function blobFor(file: ManifestFile, encoding: Encoding): Variant {
+  return encoding === "br" ? file.br! : encoding === "gzip" ? file.gzip! : file;
+}
+
+function notModified(req: IncomingMessage, p: PreparedFile): boolean {
+  const ifNoneMatch = req.headers["if-none-match"];
+  const ifModifiedSince = req.headers["if-modified-since"];
+  if (p.status !== 200 || (ifNoneMatch === undefined && ifModifiedSince === undefined)) return false;
+  return isNotModified({ ifNoneMatch, ifModifiedSince }, p.file.etag, p.lastModified);
+}
+
+/**
+ * The warm path: answers from memory without a promise when it can (no Range, the chosen
+ * variant cached). Returns false when the caller must take the full path.
+ */
+export function respondFromMemory(req: IncomingMessage, res: ServerResponse, cache: BlobCache, p: PreparedFile): boolean {
+  if (req.headers.range !== undefined) return false;
+  if (notModified(req, p)) {
+    res.writeHead(304, p.notModified);
+    res.end();
+    return true;
+  }
+  const encoding = chosenEncoding(req, p.file);
+  const blob = blobFor(p.file, encoding);
+  const buffer = cache.peek(blob.sha256);
+  if (!buffer) return false;
+  res.writeHead(p.status, p.byEncoding[encoding]);
+  res.end(req.method === "HEAD" ? undefined : buffer);
+  return true;
 }
 
 async function bytesOf(deps: RespondDeps, blob: Variant, start: number, end: number, res: ServerResponse): Promise<void> {
@@ -45,49 +114,31 @@ async function bytesOf(deps: RespondDeps, blob: Variant, start: number, end: num
   await pipeline(await deps.blobs.get(blob.sha256, { start, end }), res);
 }
 
-export async function respondWithFile(req: IncomingMessage, res: ServerResponse, deps: RespondDeps, r: FileResponse): Promise<void> {
-  const { file } = r;
-  const lastModified = r.manifest.publishedAt;
+export async function respondWithFile(req: IncomingMessage, res: ServerResponse, deps: RespondDeps, p: PreparedFile): Promise<void> {
+  const { file } = p;
   const head = req.method === "HEAD";
-  res.setHeader("content-type", file.contentType);
-  res.setHeader("etag", file.etag);
-  res.setHeader("last-modified", httpDate(lastModified));
-  res.setHeader("cache-control", cacheControlFor(file.path, r.versionHost));
-  res.setHeader("x-content-type-options", "nosniff");
-  res.setHeader("accept-ranges", "bytes");
-  const compressible = file.br !== undefined || file.gzip !== undefined;
-  if (compressible) res.setHeader("vary", "Accept-Encoding");
-  for (const [name, value] of r.extraHeaders ?? []) res.setHeader(name, value);
-
-  if (r.status === 200 && isNotModified({ ifNoneMatch: req.headers["if-none-match"], ifModifiedSince: req.headers["if-modified-since"] }, file.etag, lastModified)) {
-    res.removeHeader("content-type");
-    res.statusCode = 304;
+  if (notModified(req, p)) {
+    res.writeHead(304, p.notModified);
     res.end();
     return;
   }
 
-  const rangeHeader = r.status === 200 ? req.headers.range : undefined;
-  if (rangeHeader !== undefined && ifRangeAllows(req.headers["if-range"] as string | undefined, file.etag, lastModified)) {
+  const rangeHeader = p.status === 200 ? req.headers.range : undefined;
+  if (rangeHeader !== undefined && ifRangeAllows(req.headers["if-range"] as string | undefined, file.etag, p.lastModified)) {
     const range = parseRange(rangeHeader, file.size);
     if (range.kind === "unsatisfiable") {
-      res.statusCode = 416;
-      res.setHeader("content-range", unsatisfiedRange(file.size));
-      res.setHeader("content-length", 0);
+      res.writeHead(416, { ...p.base, "content-range": unsatisfiedRange(file.size), "content-length": 0 });
       res.end();
       return;
     }
     if (range.kind === "single") {
-      res.statusCode = 206;
-      res.setHeader("content-range", contentRange(range.start, range.end, file.size));
-      res.setHeader("content-length", range.end - range.start + 1);
+      res.writeHead(206, { ...p.base, "content-range": contentRange(range.start, range.end, file.size), "content-length": range.end - range.start + 1 });
       if (head) return void res.end();
       return bytesOf(deps, file, range.start, range.end, res);
     }
     if (range.kind === "multi") {
       const body = multipartByteranges(range.ranges, file.size, file.contentType);
-      res.statusCode = 206;
-      res.setHeader("content-type", body.contentType);
-      res.setHeader("content-length", body.length);
+      res.writeHead(206, { ...p.base, "content-type": body.contentType, "content-length": body.length });
       if (head) return void res.end();
       const cached = deps.cache.fits(file.size) ? (deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256))) : undefined;
       for (const part of body.parts) {
@@ -100,13 +151,10 @@ export async function respondWithFile(req: IncomingMessage, res: ServerResponse,
     }
   }
 
-  const encoding = compressible ? chooseEncoding(req.headers["accept-encoding"], { br: file.br !== undefined, gzip: file.gzip !== undefined }) : "identity";
-  const blob: Variant = encoding === "br" ? file.br! : encoding === "gzip" ? file.gzip! : file;
-  if (encoding !== "identity") res.setHeader("content-encoding", encoding);
-  res.statusCode = r.status;
-  res.setHeader("content-length", blob.size);
-  if (head) return void res.end();
-  if (blob.size === 0) return void res.end();
+  const encoding = chosenEncoding(req, file);
+  const blob = blobFor(file, encoding);
+  res.writeHead(p.status, p.byEncoding[encoding]);
+  if (head || blob.size === 0) return void res.end();
   return bytesOf(deps, blob, 0, blob.size - 1, res);
 }
 
