@@ -35,9 +35,10 @@ function findFile(manifest: Manifest, path: string, directory: boolean, query: s
   }
   const exact = lookup(manifest, path);
   if (exact) {
-    // "/about.html" → "/about", "/docs/index.html" → "/docs/": one URL per page.
-    if (path.endsWith("/index.html") || path === "index.html") return { kind: "redirect", location: hrefFor(path.slice(0, -"index.html".length)) + query, status: 301 };
-    if (path.endsWith(".html") && !lookup(manifest, path.slice(0, -5))) return { kind: "redirect", location: hrefFor(path.slice(0, -5)) + query, status: 301 };
+    // "/about.html" → "/about": one URL per page. Index files are served where they are asked
+    // for, as every static server does, since links to "/index.html" are everywhere.
+    const isIndex = path === "index.html" || path.endsWith("/index.html");
+    if (!isIndex && path.endsWith(".html") && !lookup(manifest, path.slice(0, -5))) return { kind: "redirect", location: hrefFor(path.slice(0, -5)) + query, status: 301 };
     return { kind: "file", file: exact, status: 200 };
   }
   const page = lookup(manifest, `${path}.html`);

@@ -32,8 +32,7 @@ describe.each(DRIVERS)("atomic publishing (%s)", (driver) => {
     const reader = (async () => {
       while (publishing) {
         for (const path of FILES) {
-          // "/index.html" redirects to "/" (clean URLs), so the page is asked for at "/".
-          const response = await server.edge.get(host, path === "index.html" ? "/" : `/${path}`);
+          const response = await server.edge.get(host, `/${path}`);
           const match = /^\[v(\d+):/.exec(response.text);
           if (response.status !== 200 || !match) {
             problems.push(`${path}: ${response.status} ${response.text.slice(0, 40)}`);
