@@ -15,6 +15,9 @@ export function parseLabel(label: string): { subdomain: string; version: number 
   return { subdomain: match[1]!, version: match[2] ? Number(match[2]) : undefined };
 }
 
+/** Host labels remembered, found or not; the oldest are forgotten past this. */
+const MAX_SITE_ENTRIES = 100_000;
+
 /** A host that serves a deployment, and the answers its paths have resolved to so far. */
 export interface ServedHost {
   manifest: Manifest;
@@ -70,6 +73,8 @@ export class EdgeResolver {
     if (entry === undefined) {
       entry = await this.lookup(label);
       this.sites.set(label, entry);
+      // Requests for random host names must not grow this map without end.
+      if (this.sites.size > MAX_SITE_ENTRIES) this.sites.delete(this.sites.keys().next().value!);
     }
     if (!entry?.deploymentId) return undefined;
     const manifest = this.manifests.get(entry.deploymentId) ?? (await this.load(entry.deploymentId));
