@@ -17,6 +17,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -106,8 +107,6 @@ export const profiles = pgTable("profiles", {
   updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const SITE_STATUSES = ["pending", "active", "deleted"] as const;
-
 export const sites = pgTable(
   "sites",
   {
@@ -132,8 +131,6 @@ export const sites = pgTable(
     check("sites_status_check", sql`${t.status} in ('pending', 'active', 'deleted')`),
   ],
 );
-
-export const DEPLOYMENT_STATUSES = ["pending", "in_progress", "success", "failed"] as const;
 
 export const deployments = pgTable(
   "deployments",

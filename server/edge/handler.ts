@@ -49,7 +49,7 @@ function prepare(host: ServedHost, rawPath: string): Prepared {
   const requested = parseRequestPath(rawPath);
   if (!requested.ok) return FILE_NOT_FOUND;
   const { manifest, versionHost } = host;
-  const route = routeRequest(manifest, manifest.config.redirects, requested.path, requested.directory, "");
+  const route = routeRequest(manifest, manifest.config.redirects, requested.path, requested.directory);
   switch (route.kind) {
     case "file": {
       const headerPath = `/${requested.path}${requested.directory && requested.path ? "/" : ""}`;

@@ -23,9 +23,9 @@ describe("host routing", () => {
   });
 
   it("never treats the dashboard's own host as a site, even under the sites domain", () => {
-    expect(prod.isSiteHost("app.berth.example")).toBe(false);
+    expect(prod.siteLabel("app.berth.example")).toBeUndefined();
     expect(prod.siteLabel("qwert.berth.example")).toBe("qwert");
-    expect(prod.isSiteHost("berth.example")).toBe(false);
+    expect(prod.siteLabel("berth.example")).toBeUndefined();
   });
 
   it("normalizes ports, case and trailing dots", () => {

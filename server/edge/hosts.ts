@@ -14,7 +14,6 @@ export function normalizeHost(hostHeader: string | undefined): string | undefine
 export interface HostRouter {
   /** The subdomain label when `host` is {label}.{sitesDomain}; undefined otherwise. */
   siteLabel(hostHeader: string | undefined): string | undefined;
-  isSiteHost(hostHeader: string | undefined): boolean;
 }
 
 export function createHostRouter(options: { appUrl: string; sitesDomain: string }): HostRouter {
@@ -26,5 +25,5 @@ export function createHostRouter(options: { appUrl: string; sitesDomain: string 
     const label = host.slice(0, -suffix.length);
     return label.length > 0 ? label : undefined;
   };
-  return { siteLabel, isSiteHost: (hostHeader) => siteLabel(hostHeader) !== undefined };
+  return { siteLabel };
 }

@@ -20,7 +20,7 @@ function lookup(manifest: Manifest, path: string): ManifestFile | undefined {
 }
 
 /** The file a path names, with clean URLs; a redirect when the canonical URL differs. */
-function findFile(manifest: Manifest, path: string, directory: boolean, query: string): Route | undefined {
+function findFile(manifest: Manifest, path: string, directory: boolean): Route | undefined {
   if (path === "") {
     // index.html, or the one page a single-file site consists of; otherwise a generated page.
     const root = manifest.root.kind === "file" ? lookup(manifest, manifest.root.path) : undefined;
@@ -30,7 +30,7 @@ function findFile(manifest: Manifest, path: string, directory: boolean, query: s
     const index = lookup(manifest, `${path}/index.html`) ?? lookup(manifest, `${path}/index.htm`);
     if (index) return { kind: "file", file: index, status: 200 };
     // "/about/" for about.html: the canonical URL has no slash.
-    if (lookup(manifest, `${path}.html`)) return { kind: "redirect", location: hrefFor(path) + query, status: 301 };
+    if (lookup(manifest, `${path}.html`)) return { kind: "redirect", location: hrefFor(path), status: 301 };
     return undefined;
   }
   const exact = lookup(manifest, path);
@@ -38,29 +38,30 @@ function findFile(manifest: Manifest, path: string, directory: boolean, query: s
     // "/about.html" → "/about": one URL per page. Index files are served where they are asked
     // for, as every static server does, since links to "/index.html" are everywhere.
     const isIndex = path === "index.html" || path.endsWith("/index.html");
-    if (!isIndex && path.endsWith(".html") && !lookup(manifest, path.slice(0, -5))) return { kind: "redirect", location: hrefFor(path.slice(0, -5)) + query, status: 301 };
+    if (!isIndex && path.endsWith(".html") && !lookup(manifest, path.slice(0, -5))) return { kind: "redirect", location: hrefFor(path.slice(0, -5)), status: 301 };
     return { kind: "file", file: exact, status: 200 };
   }
   const page = lookup(manifest, `${path}.html`);
   if (page) return { kind: "file", file: page, status: 200 };
   if (lookup(manifest, `${path}/index.html`) || lookup(manifest, `${path}/index.htm`)) {
-    return { kind: "redirect", location: `${hrefFor(path)}/${query}`, status: 301 };
+    return { kind: "redirect", location: `${hrefFor(path)}/`, status: 301 };
   }
   return undefined;
 }
 
-function applyRedirect(manifest: Manifest, rules: readonly RedirectRule[], path: string, fileExists: boolean, query: string, depth: number): Route | undefined {
+function applyRedirect(manifest: Manifest, rules: readonly RedirectRule[], path: string, fileExists: boolean): Route | undefined {
   const hit = matchRedirect(rules, `/${path}`, { fileExists });
   if (!hit) return undefined;
   if (hit.status === 200 || hit.status === 404) {
     // The parser refuses absolute targets for 200 and 404 (Berth does not proxy): this is a path.
     const target = hit.location.replace(/^\/+/, "").replace(/[?#].*$/, "");
-    const route = depth < 1 ? findFile(manifest, decodeTarget(target), hit.location.endsWith("/"), "") : undefined;
+    // One level only: the target is looked up as a file, never run through the rules again.
+    const route = findFile(manifest, decodeTarget(target), hit.location.endsWith("/"));
     if (route?.kind === "file") return { ...route, status: hit.status };
     if (route?.kind === "root" && hit.status === 200) return route;
     return undefined;
   }
-  return { kind: "redirect", location: hit.location.includes("?") || !query ? hit.location : hit.location + query, status: hit.status };
+  return { kind: "redirect", location: hit.location, status: hit.status };
 }
 
 /** The rewrite target as a path inside the deployment, checked like a request path. */
@@ -69,10 +70,14 @@ function decodeTarget(target: string): string {
   return parsed.ok ? parsed.path : "\u0000";
 }
 
-export function routeRequest(manifest: Manifest, rules: readonly RedirectRule[], path: string, directory: boolean, query: string): Route {
-  const found = findFile(manifest, path, directory, query);
+/**
+ * The answer for a path, independent of the query string: redirects get the request's query
+ * appended by the caller (unless their target has one), so the result can be cached per path.
+ */
+export function routeRequest(manifest: Manifest, rules: readonly RedirectRule[], path: string, directory: boolean): Route {
+  const found = findFile(manifest, path, directory);
   // With a file at the path only forced rules ("!") apply; without one, any rule does.
-  const redirected = rules.length > 0 ? applyRedirect(manifest, rules, path, found !== undefined, query, 0) : undefined;
+  const redirected = rules.length > 0 ? applyRedirect(manifest, rules, path, found !== undefined) : undefined;
   if (redirected) return redirected;
   if (found) return found;
   const spa = lookup(manifest, "200.html");

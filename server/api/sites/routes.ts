@@ -3,7 +3,7 @@ import { CreateSiteFields, UpdateSiteRequest, type SiteListResponse, type SiteRe
 import { PLANS } from "../../../common/plans";
 import type { AppContext } from "../../context";
 import { getPlanIdForUser } from "../../db/repositories/profiles";
-import { getSiteSummaryForUser, listSitesForUser, updateSiteDetails } from "../../db/repositories/sites";
+import { countSitesForUser, getSiteSummaryForUser, listSitesForUser, updateSiteDetails } from "../../db/repositories/sites";
 import { countDeploymentsForUser } from "../../db/repositories/deployments";
 import { storageUsedByUser } from "../../db/repositories/usage";
 import { AppError } from "../../errors";
@@ -83,12 +83,12 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const user = await requireUser(ctx, request);
     const plan = PLANS[await getPlanIdForUser(ctx.db, user.id)];
     const [sites, deployments, used] = await Promise.all([
-      listSitesForUser(ctx.db, user.id),
+      countSitesForUser(ctx.db, user.id),
       countDeploymentsForUser(ctx.db, user.id),
       storageUsedByUser(ctx.db, user.id),
     ]);
     return {
-      total_sites: sites.length,
+      total_sites: sites,
       deployments,
       storage_used: used,
       storage_quota: plan.storageBytes,

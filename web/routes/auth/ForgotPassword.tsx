@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { ArrowLeft, Loader2, MailCheck } from "lucide-react";
+import { ArrowLeft, MailCheck } from "lucide-react";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
+import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/auth/FormField";
@@ -131,15 +132,7 @@ export function ForgotPassword() {
           />
         </FormField>
         {formError && <FormAlert kind="error">{formError}</FormAlert>}
-        <Button
-          type="submit"
-          size="lg"
-          className="mt-1 w-full"
-          disabled={submitting}
-        >
-          {submitting && <Loader2 className="animate-spin" aria-hidden />}
-          {T.submit}
-        </Button>
+        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

@@ -1,13 +1,12 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { Loader2 } from "lucide-react";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
+import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField } from "../../components/auth/FormField";
 import { validateLogin } from "../../components/auth/validation";
-import { Button } from "../../components/ui/button";
 import { Checkbox } from "../../components/ui/checkbox";
 import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
@@ -162,15 +161,7 @@ export function Login() {
             {error.message}
           </FormAlert>
         )}
-        <Button
-          type="submit"
-          size="lg"
-          className="mt-1 w-full"
-          disabled={submitting}
-        >
-          {submitting && <Loader2 className="animate-spin" aria-hidden />}
-          {T.submit}
-        </Button>
+        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
-import { Loader2 } from "lucide-react";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
+import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/auth/FormField";
@@ -11,7 +11,6 @@ import {
   type FormErrors,
   type SignupField,
 } from "../../components/auth/validation";
-import { Button } from "../../components/ui/button";
 import { Checkbox } from "../../components/ui/checkbox";
 import { FieldError } from "../../components/ui/field-error";
 import { Input } from "../../components/ui/input";
@@ -178,15 +177,7 @@ export function Signup() {
           <FieldError id="terms-error" message={fieldError("terms")} />
         </div>
         {errors.form && <FormAlert kind="error">{errors.form}</FormAlert>}
-        <Button
-          type="submit"
-          size="lg"
-          className="mt-1 w-full"
-          disabled={submitting}
-        >
-          {submitting && <Loader2 className="animate-spin" aria-hidden />}
-          {T.submit}
-        </Button>
+        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { Link2Off, Loader2 } from "lucide-react";
+import { Link2Off } from "lucide-react";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
+import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/auth/FormField";
@@ -114,15 +115,7 @@ function NewPasswordForm({
           />
         </FormField>
         {errors.form && <FormAlert kind="error">{errors.form}</FormAlert>}
-        <Button
-          type="submit"
-          size="lg"
-          className="mt-1 w-full"
-          disabled={submitting}
-        >
-          {submitting && <Loader2 className="animate-spin" aria-hidden />}
-          {T.submit}
-        </Button>
+        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );
