@@ -14,7 +14,7 @@
 // left out) → the harness starts that server itself, once per round, next to nginx, while this
 // script reads the server's VmHWM from /proc.
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -154,6 +154,8 @@ interface CaseMismatch {
   case: (typeof CASES)[number];
   /** e.g. "301 → /" for one path, or "167 of 1000 paths: 301" for the many case. */
   detail: string;
+  /** The many case's paths that answer otherwise than nginx. */
+  paths?: string[];
 }
 
 /** Status and Location of one GET, body discarded. */
@@ -195,7 +197,7 @@ async function checkCasePaths(port: number, host: string, corpus: string): Promi
       if (status !== 200) off.set(String(status), [...(off.get(String(status)) ?? []), urlPath]);
     }
     for (const [status, list] of off) {
-      mismatches.push({ case: "many", detail: `${list.length} of ${paths.length} paths answer ${status} (nginx: 200), e.g. ${list[0]!}` });
+      mismatches.push({ case: "many", detail: `${list.length} of ${paths.length} paths answer ${status} (nginx: 200), e.g. ${list[0]!}`, paths: list });
     }
     return mismatches;
   } finally {
@@ -391,7 +393,9 @@ function readStatus(pid: number): { rssKb: number; hwmKb: number } | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? Number.NaN);
-    return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
+    const status = { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
+    // An exiting process (a zombie) has no memory lines left: no reading.
+    return Number.isFinite(status.rssKb) && Number.isFinite(status.hwmKb) ? status : undefined;
   } catch {
     return undefined;
   }
@@ -581,6 +585,24 @@ async function main(): Promise<number> {
   if (!existsSync(resultsFile)) throw new BenchError(`The harness exited ${String(code)} without ${resultsFile}`);
   const { results } = JSON.parse(readFileSync(resultsFile, "utf8")) as { results: HarnessRecord[] };
   const cases = CASES.filter((c) => results.some((r) => r.case === c));
+
+  // The many case again, on the paths both servers answer 200 (without the .html paths Berth
+  // redirects to clean URLs): the same corpus under another root whose .paths file leaves them out.
+  const redirected = new Set(site.mismatches.flatMap((m) => m.paths ?? []));
+  let likeForLike: { rows: HarnessRecord[]; paths: number } | undefined;
+  if (cases.includes("many") && redirected.size > 0) {
+    const kept = readFileSync(`${options.corpus}.paths`, "utf8").split("\n").filter((p) => p !== "" && !redirected.has(p));
+    const corpus = path.join(rundir, "corpus");
+    symlinkSync(options.corpus, corpus);
+    writeFileSync(`${corpus}.paths`, kept.join("\n") + "\n");
+    const likeOut = path.join(out, "many-like-for-like");
+    console.log(`\nThe many case again, like for like: the ${kept.length} paths that both servers answer 200.\n`);
+    await runHarness([...args, "--cases", "many", "--root", corpus, "--out", likeOut], (pid) => (watcher = new ServerRssWatcher(pid, site.dataDir)));
+    servers.push(...(watcher?.stop() ?? []));
+    const likeFile = path.join(likeOut, "results.json");
+    if (existsSync(likeFile)) likeForLike = { rows: (JSON.parse(readFileSync(likeFile, "utf8")) as { results: HarnessRecord[] }).results, paths: kept.length };
+  }
+
   const rows = cases.map((c) => {
     const nginx = medianRps(results, "nginx", c);
     const ours = medianRps(results, "ours", c);
@@ -595,6 +617,11 @@ async function main(): Promise<number> {
     }
     return { c, nginx, ours, ratio: ours / nginx, notes };
   });
+  if (likeForLike) {
+    const nginx = medianRps(likeForLike.rows, "nginx", "many");
+    const ours = medianRps(likeForLike.rows, "ours", "many");
+    rows.push({ c: "many, like for like" as (typeof cases)[number], nginx, ours, ratio: ours / nginx, notes: [`the ${likeForLike.paths} paths both answer 200`] });
+  }
   const fmt = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : "-");
   const lines = [
     "",

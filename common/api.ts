@@ -44,5 +44,11 @@ export const MeResponse = z.object({
     avatar_url: z.string().nullable(),
     updated_at: z.string(),
   }),
+  account: z.object({
+    plan: z.enum(["free", "pro"]),
+    /** Shows the Admin page in the sidebar. */
+    isAdmin: z.boolean(),
+    twoFactorEnabled: z.boolean(),
+  }),
 });
 export type MeResponse = z.infer<typeof MeResponse>;

@@ -14,3 +14,6 @@ export const AUTH_LIMITS = {
 export const CONTACT_LIMIT = { window: 60 * 60, max: 5 } as const;
 
 export const CONTACT_FIELD_MAX = { name: 100, email: 254, subject: 200, message: 5000 } as const;
+
+/** Wrong site passwords on the edge's password page, per site and client address. */
+export const SITE_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;

@@ -16,7 +16,11 @@ export interface Plan {
   customDomains: boolean;
   passwordProtection: boolean;
   expiringLinks: boolean;
+  /** An expiry date and a go-live date on a site (PATCH /api/sites/:id/schedule). */
+  siteExpiry: boolean;
   fileVersioning: boolean;
+  /** Deployments kept per site (the live one is always kept too); null keeps every one. */
+  deploymentsKept: number | null;
   pointInTimeRecovery: boolean;
 }
 
@@ -29,7 +33,9 @@ export const PLANS: Record<PlanId, Plan> = {
     customDomains: false,
     passwordProtection: false,
     expiringLinks: false,
+    siteExpiry: false,
     fileVersioning: false,
+    deploymentsKept: 10,
     pointInTimeRecovery: false,
   },
   pro: {
@@ -40,7 +46,9 @@ export const PLANS: Record<PlanId, Plan> = {
     customDomains: true,
     passwordProtection: true,
     expiringLinks: true,
+    siteExpiry: true,
     fileVersioning: true,
+    deploymentsKept: null,
     pointInTimeRecovery: true,
   },
 };

@@ -10,10 +10,13 @@ export const APP_ROUTES = [
   "/auth/signup",
   "/auth/forgot-password",
   "/auth/update-password",
+  "/auth/two-factor",
   "/dashboard",
   "/dashboard/sites",
   "/dashboard/sites/new",
   "/dashboard/sites/:id",
+  "/dashboard/settings",
+  "/dashboard/admin",
 ] as const;
 
 function matches(pattern: string, path: string): boolean {

@@ -8,6 +8,9 @@
 //   PATCH  /api/sites/:id          UpdateSiteRequest   → SiteResponse
 //   DELETE /api/sites/:id                              → SiteResponse (marked for deletion; no longer served)
 //   POST   /api/sites/:id/restore                      → SiteResponse
+//   PATCH  /api/sites/:id/schedule UpdateScheduleRequest → SiteResponse (Pro; clearing both is allowed on any plan)
+//   PUT    /api/sites/:id/password SetSitePasswordRequest → SiteResponse (Pro)
+//   DELETE /api/sites/:id/password                     → SiteResponse (any plan)
 //   GET    /api/sites/:id/files?parent=a/b             → SiteFileListResponse
 //   POST   /api/sites/:id/files    multipart: parent?, extract? ("true": unpack a zip here), then file
 //                                                      → 201 UploadResponse (publishes a new deployment)
@@ -23,6 +26,7 @@
 // Errors are { error: { code, message, detail? } }; upload errors carry the spec's toast title in
 // `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
 import { z } from "zod";
+import { PASSWORD_MIN_LENGTH } from "./limits";
 
 export const SITE_STATUSES = ["pending", "active", "deleted"] as const;
 export type SiteStatus = (typeof SITE_STATUSES)[number];
@@ -120,6 +124,12 @@ export const SiteResponse = z.object({
   file_count: z.number().int(),
   /** Bytes of the site's current files. */
   size: z.number().int(),
+  /** ISO time after which every host of the site answers 410; null: never. */
+  expires_at: z.string().nullable(),
+  /** ISO time before which every host of the site answers 404; null: live now. */
+  publish_at: z.string().nullable(),
+  /** Every host of the site asks for a password first. The hash never leaves the server. */
+  password_protected: z.boolean(),
 });
 export type SiteResponse = z.infer<typeof SiteResponse>;
 
@@ -155,6 +165,62 @@ export type CreateSiteFields = z.infer<typeof CreateSiteFields>;
 
 export const UpdateSiteRequest = z.object({ name: siteName, description: siteDescription.nullable().optional() });
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
+
+export const SCHEDULE_TEXT = {
+  proRequired: "Site expiry and go-live times are a Pro feature. Upgrade to Pro to schedule this site.",
+  invalidTime: "Enter a valid date and time",
+  expiryInPast: "The expiry time must be in the future",
+  publishAfterExpiry: "The go-live time must be before the expiry time",
+  saved: "Schedule saved",
+  cleared: "Schedule cleared",
+  saveFailed: "Failed to save schedule",
+} as const;
+
+const scheduleTime = z.iso.datetime({ offset: true, error: SCHEDULE_TEXT.invalidTime }).nullable();
+
+/**
+ * PATCH /api/sites/:id/schedule: both times as ISO strings (UTC or with an offset), or null to
+ * clear. The expiry must be in the future; a go-live time must come before the expiry.
+ */
+export const UpdateScheduleRequest = z
+  .object({ expiresAt: scheduleTime, publishAt: scheduleTime })
+  .superRefine((body, ctx) => {
+    if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.expiryInPast });
+    }
+    if (body.expiresAt !== null && body.publishAt !== null && Date.parse(body.publishAt) >= Date.parse(body.expiresAt)) {
+      ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.publishAfterExpiry });
+    }
+  });
+export type UpdateScheduleRequest = z.infer<typeof UpdateScheduleRequest>;
+
+/** Where a site stands against its schedule at `now`. */
+export type ScheduleState = { kind: "expired" } | { kind: "expires"; at: Date } | { kind: "scheduled"; at: Date } | { kind: "none" };
+
+export function scheduleState(site: Pick<SiteResponse, "expires_at" | "publish_at">, now: number = Date.now()): ScheduleState {
+  const expires = site.expires_at ? new Date(site.expires_at) : null;
+  if (expires && expires.getTime() <= now) return { kind: "expired" };
+  if (site.publish_at && Date.parse(site.publish_at) > now) return { kind: "scheduled", at: new Date(site.publish_at) };
+  if (expires) return { kind: "expires", at: expires };
+  return { kind: "none" };
+}
+
+export const SITE_PASSWORD_TEXT = {
+  proRequired: "Password protection is a Pro feature. Upgrade to Pro to protect this site.",
+  tooShort: `Use at least ${PASSWORD_MIN_LENGTH} characters`,
+  tooLong: "Use at most 200 characters",
+  mismatch: "The passwords do not match",
+  saved: "Password saved",
+  removed: "Password removed",
+  saveFailed: "Failed to save password",
+  removeFailed: "Failed to remove password",
+} as const;
+
+/** PUT /api/sites/:id/password: sets or changes the password; visitors' old cookies stop working. */
+export const SetSitePasswordRequest = z.object({
+  password: z.string().min(PASSWORD_MIN_LENGTH, SITE_PASSWORD_TEXT.tooShort).max(200, SITE_PASSWORD_TEXT.tooLong),
+});
+export type SetSitePasswordRequest = z.infer<typeof SetSitePasswordRequest>;
 
 export const SiteFileResponse = z.object({
   id: z.string(),

@@ -13,6 +13,7 @@ import { siteRoutes } from "./api/sites/routes";
 import { fileRoutes } from "./api/files/routes";
 import { deploymentRoutes } from "./api/deployments/routes";
 import { eventRoutes } from "./api/events/routes";
+import { adminRoutes } from "./api/admin/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
@@ -72,6 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await fileRoutes(api, ctx);
     await deploymentRoutes(api, ctx);
     await eventRoutes(api, ctx);
+    await adminRoutes(api, ctx);
   }, { logLevel: "warn" });
   if (options.webDir) await app.register((scope) => webRoutes(scope, options.webDir!), { logLevel: "warn" });
   else {

@@ -89,6 +89,8 @@ const Schema = z.object({
   ),
   // Where contact-form messages are sent; also shown on the contact page and in the footer.
   BERTH_CONTACT_EMAIL: z.preprocess(blankToUndefined, email.optional()),
+  // Comma-separated e-mails of the operator's admins (the Admin page, /api/admin); admins can promote others.
+  BERTH_ADMIN_EMAILS: z.preprocess(blankToUndefined, z.string().optional()),
   // Optional street address and phone shown on the contact page and in the footer.
   BERTH_CONTACT_ADDRESS: z.preprocess(blankToUndefined, z.string().max(200).optional()),
   BERTH_CONTACT_PHONE: z.preprocess(blankToUndefined, z.string().max(40).optional()),
@@ -140,6 +142,8 @@ export interface Env {
   mailFrom: string;
   secret: string | undefined;
   contactEmail: string | undefined;
+  /** Lower-cased; admins without needing a promotion. */
+  adminEmails: ReadonlySet<string>;
   contactAddress: string | undefined;
   contactPhone: string | undefined;
   termsFile: string | undefined;
@@ -164,6 +168,15 @@ function parseRoles(raw: string, problems: string[]): Set<Role> {
   }
   if (roles.size === 0 && problems.length === 0) problems.push("roles: at least one role is needed");
   return roles;
+}
+
+function parseAdminEmails(raw: string, problems: string[]): Set<string> {
+  const emails = new Set<string>();
+  for (const part of raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+    if (z.email().safeParse(part).success) emails.add(part);
+    else problems.push(`BERTH_ADMIN_EMAILS: "${part}" is not an e-mail address`);
+  }
+  return emails;
 }
 
 /** S3 settings that would silently do nothing, or credentials that cannot work, are mistakes worth stopping for. */
@@ -196,6 +209,7 @@ export function loadEnv(
   const rolesArg = argv.find((a) => a.startsWith("--roles="))?.slice("--roles=".length);
   const roles = parseRoles(rolesArg ?? source.BERTH_ROLES ?? "api,web,edge,worker", problems);
   checkS3(source, problems);
+  const adminEmails = parseAdminEmails(source.BERTH_ADMIN_EMAILS ?? "", problems);
   if (!parsed.success || problems.length > 0) throw new EnvError(problems);
 
   const v = parsed.data;
@@ -222,6 +236,7 @@ export function loadEnv(
     mailFrom: v.BERTH_MAIL_FROM ?? `Berth <no-reply@${new URL(appUrl).hostname}>`,
     secret: v.BERTH_SECRET,
     contactEmail: v.BERTH_CONTACT_EMAIL,
+    adminEmails,
     contactAddress: v.BERTH_CONTACT_ADDRESS,
     contactPhone: v.BERTH_CONTACT_PHONE,
     termsFile: v.BERTH_TERMS_FILE,

@@ -1,7 +1,6 @@
 // Starts Berth: lock the data directory, open and migrate the database, then listen. One HTTP
 // server serves every role; the Host header decides whether a request goes to the edge or to
 // Fastify (API and dashboard).
-import http from "node:http";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "./env";
@@ -14,7 +13,9 @@ import { loadLegalDocuments } from "./legal/documents";
 import { buildApp } from "./app";
 import type { AppContext } from "./context";
 import { createEdgeHandler } from "./edge/handler";
+import { passKeys } from "./edge/protection";
 import { createHostRouter } from "./edge/hosts";
+import { createBerthServer } from "./httpServer";
 import { webDistDir } from "./paths";
 import { createBlobStore } from "./storage";
 import { BerthEvents } from "./events";
@@ -24,6 +25,8 @@ import { ensureSubdomainPool } from "./services/subdomainPool";
 import { startWorker } from "./jobs/worker";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "./edge/blobCache";
 import { VariantCompressor } from "./services/compressVariants";
+import { startAdminSocket, type AdminSocket } from "./adminSocket";
+import { watchDeploymentFailures } from "./services/notifyDeploymentFailed";
 
 export interface RunningBerth {
   port: number;
@@ -59,25 +62,46 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     events.on("deployment", ({ deployment }) => {
       if (deployment.status === "success") void compressor.kick();
     });
+    watchDeploymentFailures(ctx);
 
     const hosts = createHostRouter(env);
     const edge = env.roles.has("edge")
-      ? createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs, cache: new BlobCache(blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES), log })
+      ? createEdgeHandler({
+        resolver: new EdgeResolver(ctx.db, events),
+        blobs,
+        cache: new BlobCache(blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES),
+        log,
+        db: ctx.db,
+        passKeys: passKeys(secret, env.appUrl),
+        trustProxy: env.trustProxy,
+      })
       : undefined;
     const serveApi = env.roles.has("api") || env.roles.has("web");
     const app = await buildApp(ctx, {
       ...(env.roles.has("web") ? { webDir: webDistDir } : {}),
       serverFactory: (fastifyHandler) =>
-        http.createServer((req, res) => {
-          const label = hosts.siteLabel(req.headers.host);
-          if (edge && label) return edge(req, res, label);
-          if (serveApi) return fastifyHandler(req, res);
-          res.statusCode = 404;
-          res.end();
+        createBerthServer({
+          hosts,
+          edge,
+          log,
+          fallback: serveApi
+            ? fastifyHandler
+            : (_req, res) => {
+                res.statusCode = 404;
+                res.end();
+              },
         }),
     });
     await app.listen({ port: env.port, host: "::" });
     const worker = env.roles.has("worker") ? startWorker(ctx, compressor) : undefined;
+    // `npm run berth -- admin …` reaches this process here while it holds the data directory.
+    let adminSocket: AdminSocket | undefined;
+    if (env.roles.has("api")) {
+      adminSocket = await startAdminSocket(ctx, env.dataDir).catch((error: unknown) => {
+        log.warn({ err: error }, `admin commands cannot reach this process: ${(error as Error).message}`);
+        return undefined;
+      });
+    }
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : env.port;
     log.info(`Berth is running at ${env.appUrl} (roles: ${[...env.roles].join(", ")}; sites at *.${env.sitesDomain}:${port})`);
@@ -87,6 +111,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       port,
       database: db,
       async close() {
+        await adminSocket?.close();
         await worker?.stop();
         await app.close();
         await db.close();

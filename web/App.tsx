@@ -42,6 +42,15 @@ const NewSite = screen(() =>
 const SiteDetail = screen(() =>
   import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail),
 );
+const Settings = screen(() =>
+  import("./routes/dashboard/Settings").then((m) => m.Settings),
+);
+const Admin = screen(() =>
+  import("./routes/dashboard/Admin").then((m) => m.Admin),
+);
+const TwoFactor = screen(() =>
+  import("./routes/auth/TwoFactor").then((m) => m.TwoFactor),
+);
 
 function Loading() {
   return (
@@ -64,6 +73,7 @@ export function App() {
         <Route path="/auth/signup" element={<Signup />} />
         <Route path="/auth/forgot-password" element={<ForgotPassword />} />
         <Route path="/auth/update-password" element={<UpdatePassword />} />
+        <Route path="/auth/two-factor" element={<TwoFactor />} />
         <Route
           path="/dashboard"
           element={
@@ -76,6 +86,8 @@ export function App() {
           <Route path="sites" element={<Sites />} />
           <Route path="sites/new" element={<NewSite />} />
           <Route path="sites/:siteId" element={<SiteDetail />} />
+          <Route path="settings" element={<Settings />} />
+          <Route path="admin" element={<Admin />} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Routes>

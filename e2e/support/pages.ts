@@ -21,8 +21,18 @@ export async function confirmEmail(page: Page, berth: Berth, email: string): Pro
 }
 
 export async function signIn(page: Page, email: string, password: string, options: { rememberMe?: boolean } = {}): Promise<void> {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
+  // Right after a navigation the page may still be settling (the session check answering). On a
+  // loaded machine a field filled before that has been seen empty at submit, so wait for quiet
+  // and check the values before submitting, as a person would see them.
+  await page.waitForLoadState("networkidle");
+  const emailField = page.getByLabel("Email");
+  const passwordField = page.getByLabel("Password", { exact: true });
+  for (let attempt = 1; ; attempt++) {
+    await emailField.fill(email);
+    await passwordField.fill(password);
+    if ((await emailField.inputValue()) === email && (await passwordField.inputValue()) === password) break;
+    if (attempt === 3) throw new Error("the sign-in form did not keep the e-mail and password typed into it");
+  }
   if (options.rememberMe) await page.getByRole("checkbox", { name: "Remember me" }).check();
   await page.getByRole("button", { name: "Sign In" }).click();
 }
@@ -62,4 +72,15 @@ export async function createSiteInWizard(page: Page, berth: Berth, name: string,
   await page.getByRole("button", { name: "Create Site" }).click();
   await page.waitForURL(/\/dashboard\/sites\/[0-9a-f-]{36}/, { timeout: 30_000 });
   return new URL(page.url()).pathname.split("/").pop()!;
+}
+
+/**
+ * Signs up, confirms and signs in a user whose address the test chose in advance (an admin named
+ * in BERTH_ADMIN_EMAILS, say).
+ */
+export async function signInAs(page: Page, berth: Berth, user: { name: string; email: string; password: string }): Promise<void> {
+  await signUp(page, berth, user);
+  await confirmEmail(page, berth, user.email);
+  await signIn(page, user.email, user.password);
+  await page.waitForURL(`${berth.url}/dashboard`);
 }

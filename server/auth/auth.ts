@@ -1,17 +1,24 @@
 // better-auth, configured for Berth: e-mail and password with verification required before the
-// first sign-in, password reset that revokes old sessions, database-backed rate limits, and
+// first sign-in, password reset that revokes old sessions, two-factor sign-in with an
+// authenticator app, no sessions for suspended accounts, database-backed rate limits, and
 // host-only SameSite=Lax cookies. Routes are mounted under /api/auth by api/auth/routes.ts.
 import { betterAuth } from "better-auth";
+import { APIError } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Db } from "../db/client";
 import * as schema from "../db/schema";
 import type { Mailer } from "../mail/mailer";
 import { existingAccountMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
-import { createProfile } from "../db/repositories/profiles";
+import { createProfile, isUserBanned } from "../db/repositories/profiles";
 import { AUTH_LIMITS, PASSWORD_MIN_LENGTH } from "../../common/limits";
+import { ACCOUNT_TEXT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/account";
 
 /** The header the API layer fills with Fastify's request.ip; any client-sent value is replaced. */
 export const CLIENT_IP_HEADER = "x-berth-client-ip";
+
+/** better-auth's error code when a suspended (banned) user signs in; the message is ACCOUNT_TEXT.suspended. */
+export const ACCOUNT_SUSPENDED_CODE = "ACCOUNT_SUSPENDED";
 
 /** Where a confirmation link lands: the sign-in page, which then says the address is confirmed. */
 export const VERIFIED_CALLBACK = "/auth/login?verified=1";
@@ -36,6 +43,9 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
     basePath: "/api/auth",
     secret,
     trustedOrigins: [appUrl],
+    // Its answer carries every session's token, readable by the page's script; the dashboard
+    // lists sessions through /api/me/sessions, which names them by id only.
+    disabledPaths: ["/list-sessions"],
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: {
@@ -44,8 +54,15 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         account: schema.accounts,
         verification: schema.verifications,
         rateLimit: schema.rateLimits,
+        twoFactor: schema.twoFactors,
       },
     }),
+    plugins: [
+      // TOTP with an authenticator app: /two-factor/enable answers the otpauth:// URI and ten
+      // one-time backup codes (both stored encrypted with the secret); it takes effect once
+      // /two-factor/verify-totp accepts a first code. Sign-in then answers twoFactorRedirect.
+      twoFactor({ issuer: "Berth" }),
+    ],
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,
@@ -77,6 +94,8 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
     session: {
       expiresIn: 30 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,
+      // Every request reads the session row, so a revoked session stops working at once.
+      cookieCache: { enabled: false },
     },
     rateLimit: {
       enabled: true,
@@ -89,6 +108,8 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         "/request-password-reset": AUTH_LIMITS.reset,
         "/reset-password": AUTH_LIMITS.reset,
         "/send-verification-email": AUTH_LIMITS.reset,
+        "/two-factor/verify-totp": TWO_FACTOR_VERIFY_LIMIT,
+        "/two-factor/verify-backup-code": TWO_FACTOR_VERIFY_LIMIT,
       },
     },
     databaseHooks: {
@@ -96,6 +117,17 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         create: {
           after: async (user) => {
             await createProfile(db, { id: user.id, full_name: user.name });
+          },
+        },
+      },
+      session: {
+        create: {
+          // Every way in (password, two-factor code, a new session after a password change)
+          // creates a session, so refusing here locks a suspended account out everywhere.
+          before: async (session) => {
+            if (await isUserBanned(db, session.userId)) {
+              throw new APIError("FORBIDDEN", { code: ACCOUNT_SUSPENDED_CODE, message: ACCOUNT_TEXT.suspended });
+            }
           },
         },
       },

@@ -29,9 +29,28 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
+  // better-auth's two-factor plugin: set once TOTP is verified.
+  twoFactorEnabled: boolean("two_factor_enabled").default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/** better-auth's two-factor plugin: the TOTP secret and backup codes, encrypted with the secret. */
+export const twoFactors = pgTable(
+  "two_factors",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    verified: boolean("verified").default(true),
+    failedVerificationCount: integer("failed_verification_count").default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (t) => [index("two_factors_user_id_idx").on(t.userId), index("two_factors_secret_idx").on(t.secret)],
+);
 
 export const sessions = pgTable(
   "sessions",
@@ -104,6 +123,17 @@ export const profiles = pgTable("profiles", {
   avatar_url: text("avatar_url"),
   // Berth's own: the plan the operator gave this user (common/plans.ts).
   plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
+  // Promoted by an admin. The e-mails in BERTH_ADMIN_EMAILS are admins without it.
+  is_admin: boolean("is_admin").notNull().default(false),
+  // Banned by an admin: cannot sign in, and their sites are not served, until unbanned.
+  banned_at: timestamp("banned_at", { withTimezone: true }),
+  // The profile picture, a blob (PNG, JPEG or WebP); avatar_url is where the dashboard loads it.
+  avatar_sha256: text("avatar_sha256"),
+  avatar_type: text("avatar_type"),
+  // E-mail preferences.
+  notify_deploy_failed: boolean("notify_deploy_failed").notNull().default(true),
+  notify_domain_active: boolean("notify_domain_active").notNull().default(true),
+  notify_weekly_summary: boolean("notify_weekly_summary").notNull().default(false),
   updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -125,6 +155,13 @@ export const sites = pgTable(
     // Berth's own: the deployment the edge serves. Moving it is how publish and rollback go live.
     live_deployment_id: uuid("live_deployment_id").references((): AnyPgColumn => deployments.id, { onDelete: "set null" }),
     updated_at: updatedAt(),
+    // Pro: after expires_at every host of the site answers 410; before publish_at, 404.
+    expires_at: timestamp("expires_at", { withTimezone: true }),
+    publish_at: timestamp("publish_at", { withTimezone: true }),
+    // Pro: every host of the site asks for this password first. scrypt$N$r$p$salt$hash; null: open.
+    password_hash: text("password_hash"),
+    // Bumped on every change of the password; signed into visitors' cookies, so a change ends them.
+    password_version: integer("password_version").notNull().default(0),
   },
   (t) => [
     index("sites_user_id_created_at_idx").on(t.user_id, t.created_at),

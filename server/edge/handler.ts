@@ -1,40 +1,113 @@
-// The edge: answers every request for a site host. Plain node:http, no framework, because this
-// is the hot path. Host → deployment (EdgeResolver) → route → file from memory or the blob store.
-// After warm-up a request for a small file is answered synchronously: a few map lookups, one
-// writeHead, one end; no query, no stat, no promise.
-import type { IncomingMessage, ServerResponse } from "node:http";
+// The edge: answers every request for a site host. Plain code, no framework, because this is
+// the hot path. Host → deployment (EdgeResolver) → route → file from memory or the blob store.
+// After warm-up a request for a small file is answered synchronously: a few map lookups and one
+// write; no query, no stat, no promise.
+//
+// Two entry points share everything: `serve` for the edge's own HTTP/1.1 layer (http1/), which
+// carries almost all traffic, and `serveNode` for the requests that layer hands to node:http
+// (Range, methods other than GET and HEAD, unusual syntax).
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { BlobStore } from "../storage/blobStore";
 import { formatBytes } from "../../common/format";
 import type { BlobCache } from "./blobCache";
 import { headersFor } from "./config/headers";
 import type { Manifest } from "./manifest";
-import { imagePage, listingPage, notFoundPage, fileNotFoundPage, pdfViewerPage } from "./pages";
+import { SITE_PASSWORD_LIMIT } from "../../common/limits";
+import type { Db } from "../db/client";
+import { consumeRateLimit, rateLimitExhausted } from "../db/repositories/rateLimits";
+import { expiredPage, imagePage, listingPage, notFoundPage, fileNotFoundPage, passwordPage, pdfViewerPage } from "./pages";
 import { parseRequestPath } from "./paths";
+import { nodeReply, type EdgeReply, type EdgeRequest } from "./reply";
 import type { EdgeResolver, ServedHost } from "./resolver";
-import { cacheControlFor, prepareFile, respondFromMemory, respondWithFile, type PreparedFile } from "./respond";
+import { cacheControlFor, prepareFile, rangeApplies, respondFromMemory, respondWithFile, respondWithRange, type PreparedFile } from "./respond";
 import { routeRequest } from "./route";
+import {
+  PASSWORD_PATH,
+  RESERVED_PREFIX,
+  checkPass,
+  clientAddress,
+  issuePass,
+  passCookieHeader,
+  passesFromCookies,
+  readForm,
+  safeNext,
+  verifySitePassword,
+  type PassKeys,
+} from "./protection";
 
-export type EdgeHandler = (req: IncomingMessage, res: ServerResponse, label: string) => void;
+export interface EdgeHandler {
+  /** Answers a GET or HEAD without Range; the promise, if any, settles when the answer is sent. */
+  serve(req: EdgeRequest, reply: EdgeReply, label: string): void | Promise<void>;
+  /** Answers any request that reached node:http. */
+  serveNode(req: IncomingMessage, res: ServerResponse, label: string): void;
+}
 
 type Prepared =
   | { kind: "file"; file: PreparedFile }
-  | { kind: "page"; status: number; body: Buffer; cache: string }
-  | { kind: "redirect"; status: number; location: string; cache: string };
+  | { kind: "page"; status: number; body: Buffer; headers: OutgoingHttpHeaders }
+  | { kind: "redirect"; status: number; location: string; headers: OutgoingHttpHeaders };
 
-const SITE_NOT_FOUND = Buffer.from(notFoundPage());
-const FILE_NOT_FOUND: Prepared = { kind: "page", status: 404, body: Buffer.from(fileNotFoundPage()), cache: "no-cache" };
 /** Paths remembered per host; past this the map starts again, so random URLs cannot grow it. */
 const MAX_ROUTES_PER_HOST = 10_000;
 
-function sendPage(req: IncomingMessage, res: ServerResponse, status: number, body: Buffer, cache: string): void {
-  res.writeHead(status, {
+function page(status: number, html: string, cache: string): Prepared & { kind: "page" } {
+  const body = Buffer.from(html);
+  const headers = {
     "content-type": "text/html; charset=utf-8",
     "content-length": body.length,
     "cache-control": cache,
     "x-content-type-options": "nosniff",
-  });
-  res.end(req.method === "HEAD" ? undefined : body);
+  };
+  return { kind: "page", status, body, headers };
+}
+
+function redirect(status: number, location: string, cache: string): Prepared & { kind: "redirect" } {
+  const headers = { location, "content-length": 0, "cache-control": cache, "x-content-type-options": "nosniff" };
+  return { kind: "redirect", status, location, headers };
+}
+
+const SITE_NOT_FOUND = page(404, notFoundPage(), "no-store");
+const SITE_EXPIRED = page(410, expiredPage(), "no-store");
+const FILE_NOT_FOUND = page(404, fileNotFoundPage(), "no-cache");
+const INTERNAL_ERROR = page(500, "Internal error", "no-store");
+const NOT_ALLOWED = { allow: "GET, HEAD", "content-length": 0, "x-content-type-options": "nosniff" };
+
+/** Every answer of a protected host carries these, over whatever the site's _headers say. */
+const PROTECTED: Array<[string, string]> = [
+  ["cache-control", "no-store"],
+  ["referrer-policy", "no-referrer"],
+];
+const PROTECTED_FILE_NOT_FOUND = protectedPage(FILE_NOT_FOUND);
+
+function protectedPage<P extends Prepared & { kind: "page" | "redirect" }>(p: P): P {
+  return { ...p, headers: { ...p.headers, ...Object.fromEntries(PROTECTED) } };
+}
+
+const PASSWORD_TEXT = {
+  wrong: "That password is not right. Try again.",
+  tooMany: "Too many wrong passwords. Wait a few minutes, then try again.",
+  tooLarge: "That request was too large.",
+} as const;
+
+/** The password page: never cached, never framed, never sends a Referer onwards. */
+function passwordAnswer(status: number, next: string, error?: string): Prepared & { kind: "page" } {
+  const p = protectedPage(page(status, passwordPage(next, error), "no-store"));
+  return {
+    ...p,
+    headers: {
+      ...p.headers,
+      "x-frame-options": "DENY",
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    },
+  };
+}
+
+/** Pass cookies remembered as verified per host; past this the map starts again. */
+const MAX_PASSES_PER_HOST = 1000;
+
+function sendPage(req: EdgeRequest, reply: EdgeReply, p: Prepared & { kind: "page" }): void {
+  reply.send(p.status, p.headers, req.method === "HEAD" ? undefined : p.body);
 }
 
 function rootPage(manifest: Manifest): string {
@@ -49,78 +122,192 @@ function prepare(host: ServedHost, rawPath: string): Prepared {
   const requested = parseRequestPath(rawPath);
   if (!requested.ok) return FILE_NOT_FOUND;
   const { manifest, versionHost } = host;
+  // Protected hosts get their own header objects, built here once per host and path.
+  if (host.protected && rawPath.startsWith(RESERVED_PREFIX)) return PROTECTED_FILE_NOT_FOUND;
   const route = routeRequest(manifest, manifest.config.redirects, requested.path, requested.directory);
   switch (route.kind) {
     case "file": {
       const headerPath = `/${requested.path}${requested.directory && requested.path ? "/" : ""}`;
       const extra = manifest.config.headers.length > 0 ? headersFor(manifest.config.headers, headerPath) : [];
-      return { kind: "file", file: prepareFile(route.file, manifest, versionHost, route.status, extra) };
+      return {
+        kind: "file",
+        file: prepareFile(route.file, manifest, versionHost, route.status, host.protected ? [...extra, ...PROTECTED] : extra),
+      };
     }
-    case "root":
-      return { kind: "page", status: 200, body: Buffer.from(rootPage(manifest)), cache: cacheControlFor("", versionHost) };
-    case "redirect":
-      return { kind: "redirect", status: route.status, location: route.location, cache: cacheControlFor("", versionHost) };
+    case "root": {
+      const p = page(200, rootPage(manifest), cacheControlFor("", versionHost));
+      return host.protected ? protectedPage(p) : p;
+    }
+    case "redirect": {
+      const r = redirect(route.status, route.location, cacheControlFor("", versionHost));
+      return host.protected ? protectedPage(r) : r;
+    }
     case "not-found":
-      return FILE_NOT_FOUND;
+      return host.protected ? PROTECTED_FILE_NOT_FOUND : FILE_NOT_FOUND;
   }
 }
 
-export function createEdgeHandler(deps: { resolver: EdgeResolver; blobs: BlobStore; cache: BlobCache; log: FastifyBaseLogger }): EdgeHandler {
-  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+function preparedFor(host: ServedHost, rawPath: string): Prepared {
+  let prepared = host.routes.get(rawPath) as Prepared | undefined;
+  if (prepared === undefined) {
+    prepared = prepare(host, rawPath);
+    if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
+    host.routes.set(rawPath, prepared);
+  }
+  return prepared;
+}
+
+export interface EdgeDeps {
+  resolver: EdgeResolver;
+  blobs: BlobStore;
+  cache: BlobCache;
+  log: FastifyBaseLogger;
+  /** Rate limits of wrong site passwords, shared by every process through the database. */
+  db: Db;
+  /** Signs and checks the pass cookies of protected sites (protection.ts passKeys). */
+  passKeys: PassKeys;
+  /** Behind a reverse proxy: the client address is X-Forwarded-For's last entry. */
+  trustProxy: boolean;
+}
+
+export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
+  const fail = (req: EdgeRequest, reply: EdgeReply, error: unknown) => {
     // A visitor who goes away mid-download is not an error of ours.
     if ((error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE") return;
-    deps.log.error({ err: error, host: req.headers.host, url: req.url }, "edge failed to serve");
-    if (!res.headersSent) sendPage(req, res, 500, Buffer.from("Internal error"), "no-store");
-    else res.destroy();
+    deps.log.error({ err: error, url: req.url }, "edge failed to serve");
+    if (!reply.headersSent) sendPage(req, reply, INTERNAL_ERROR);
+    else reply.destroy();
   };
 
-  const answer = (req: IncomingMessage, res: ServerResponse, host: ServedHost): void => {
-    const url = req.url ?? "/";
+  const answer = (req: EdgeRequest, reply: EdgeReply, host: ServedHost, url: string): void | Promise<void> => {
     const queryAt = url.indexOf("?");
-    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
-    let prepared = host.routes.get(rawPath) as Prepared | undefined;
-    if (prepared === undefined) {
-      prepared = prepare(host, rawPath);
-      if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
-      host.routes.set(rawPath, prepared);
-    }
+    const prepared = preparedFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
     switch (prepared.kind) {
       case "file":
-        if (respondFromMemory(req, res, deps.cache, prepared.file)) return;
-        respondWithFile(req, res, deps, prepared.file).catch((error: unknown) => fail(req, res, error));
-        return;
+        if (respondFromMemory(req, reply, deps.cache, prepared.file)) return;
+        return respondWithFile(req, reply, deps, prepared.file).catch((error: unknown) => fail(req, reply, error));
       case "page":
-        return sendPage(req, res, prepared.status, prepared.body, prepared.cache);
+        return sendPage(req, reply, prepared);
       case "redirect": {
-        const query = queryAt === -1 || prepared.location.includes("?") ? "" : url.slice(queryAt);
-        res.writeHead(prepared.status, {
-          location: prepared.location + query,
-          "content-length": 0,
-          "cache-control": prepared.cache,
-          "x-content-type-options": "nosniff",
+        // The visitor's query string goes along, unless the rule's target has its own.
+        if (queryAt === -1 || prepared.location.includes("?")) return reply.send(prepared.status, prepared.headers);
+        return reply.send(prepared.status, {
+          ...prepared.headers,
+          location: prepared.location + url.slice(queryAt),
         });
-        res.end();
-        return;
       }
     }
   };
 
-  return (req, res, label) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { allow: "GET, HEAD", "content-length": 0, "x-content-type-options": "nosniff" });
-      res.end();
-      return;
+  type Then = (host: ServedHost) => void | Promise<void>;
+
+  /**
+   * The site's schedule, checked on every request because the cached host does not change when
+   * the time passes: expired answers 410, not yet live answers 404, before any file or Range.
+   */
+  const open = (req: EdgeRequest, reply: EdgeReply, host: ServedHost, then: Then): void | Promise<void> => {
+    if (host.scheduled && closed(req, reply, host)) return;
+    if (host.protected && !hasPass(req, host)) {
+      const url = req.url ?? "/";
+      const path = url.split("?", 1)[0]!;
+      return sendPage(req, reply, passwordAnswer(401, safeNext(path === PASSWORD_PATH ? "/" : url)));
     }
+    return then(host);
+  };
+
+  /** Answers 410 or 404 when the schedule says the site is not served now. */
+  const closed = (req: EdgeRequest, reply: EdgeReply, host: ServedHost): boolean => {
+    const now = Date.now();
+    if (now >= host.expiresAt) sendPage(req, reply, SITE_EXPIRED);
+    else if (now < host.publishAt) sendPage(req, reply, SITE_NOT_FOUND);
+    else return false;
+    return true;
+  };
+
+  /** A valid pass cookie for this host; verified values are remembered until they expire. */
+  const hasPass = (req: EdgeRequest, host: ServedHost): boolean => {
+    const now = Date.now();
+    for (const value of passesFromCookies(req.headers.cookie)) {
+      const known = host.passes.get(value);
+      if (known !== undefined) {
+        if (known > now) return true;
+        host.passes.delete(value);
+        continue;
+      }
+      const expires = checkPass(deps.passKeys, value, host.siteId, host.passwordVersion, now);
+      if (expires === 0) continue;
+      if (host.passes.size >= MAX_PASSES_PER_HOST) host.passes.clear();
+      host.passes.set(value, expires);
+      return true;
+    }
+    return false;
+  };
+
+  /** POST /.berth/password on a protected host: the form's password, rate-limited per site and address. */
+  const enter = async (req: IncomingMessage, reply: EdgeReply, host: ServedHost): Promise<void> => {
+    const form = await readForm(req);
+    if (!form) return sendPage(req, reply, passwordAnswer(413, "/", PASSWORD_TEXT.tooLarge));
+    const next = safeNext(form.get("next"));
+    const key = `berth:site-password:${host.siteId}:${clientAddress(req, deps.trustProxy)}`;
+    if (await rateLimitExhausted(deps.db, key, SITE_PASSWORD_LIMIT)) {
+      return sendPage(req, reply, passwordAnswer(429, next, PASSWORD_TEXT.tooMany));
+    }
+    const password = form.get("password") ?? "";
+    if (host.passwordHash === null || !(await verifySitePassword(password, host.passwordHash))) {
+      await consumeRateLimit(deps.db, key, SITE_PASSWORD_LIMIT);
+      return sendPage(req, reply, passwordAnswer(401, next, PASSWORD_TEXT.wrong));
+    }
+    const cookie = passCookieHeader(deps.passKeys, issuePass(deps.passKeys, host.siteId, host.passwordVersion));
+    reply.send(303, {
+      location: next,
+      "set-cookie": cookie,
+      "content-length": 0,
+      ...Object.fromEntries(PROTECTED),
+    });
+  };
+
+  /**
+   * The host, from memory once warm (else one lookup), then `then`: through the schedule and
+   * password gates (`open`) unless `gated` is false. 404 for no site, 500 on failure. No closure
+   * is made on the warm path.
+   */
+  const withHost = (req: EdgeRequest, reply: EdgeReply, label: string, then: Then, gated = true): void | Promise<void> => {
     try {
       const warm = deps.resolver.peek(label);
-      if (warm) return answer(req, res, warm);
-      if (warm === null) return sendPage(req, res, 404, SITE_NOT_FOUND, "no-store");
+      if (warm) return gated ? open(req, reply, warm, then) : then(warm);
+      if (warm === null) return sendPage(req, reply, SITE_NOT_FOUND);
     } catch (error) {
-      return fail(req, res, error);
+      return fail(req, reply, error);
     }
-    deps.resolver.resolve(label).then(
-      (host) => (host ? answer(req, res, host) : sendPage(req, res, 404, SITE_NOT_FOUND, "no-store")),
-      (error: unknown) => fail(req, res, error),
+    return deps.resolver.resolve(label).then(
+      (host) => (host ? (gated ? open(req, reply, host, then) : then(host)) : sendPage(req, reply, SITE_NOT_FOUND)),
+      (error: unknown) => fail(req, reply, error),
     );
+  };
+
+  return {
+    serve: (req, reply, label) => withHost(req, reply, label, (host) => answer(req, reply, host, req.url ?? "/")),
+
+    serveNode(req, res, label) {
+      const reply = nodeReply(res);
+      if (req.method === "POST" && (req.url ?? "/").split("?", 1)[0] === PASSWORD_PATH) {
+        // Only a protected host takes the form; elsewhere this is any other POST.
+        const post = (host: ServedHost) => {
+          if (!host.protected) return reply.send(405, NOT_ALLOWED);
+          if (host.scheduled && closed(req, reply, host)) return;
+          return enter(req, reply, host).catch((error: unknown) => fail(req, reply, error));
+        };
+        return void withHost(req, reply, label, post, false);
+      }
+      if (req.method !== "GET" && req.method !== "HEAD") return reply.send(405, NOT_ALLOWED);
+      void withHost(req, reply, label, (host) => {
+        const url = req.url ?? "/";
+        if (req.headers.range === undefined) return answer(req, reply, host, url);
+        const queryAt = url.indexOf("?");
+        const prepared = preparedFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+        if (prepared.kind !== "file" || !rangeApplies(req, prepared.file)) return answer(req, reply, host, url);
+        return respondWithRange(req, res, deps, prepared.file).catch((error: unknown) => fail(req, reply, error));
+      });
+    },
   };
 }

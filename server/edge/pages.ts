@@ -40,6 +40,33 @@ export function notFoundPage(): string {
   ).replace("<head>", '<head><meta name="robots" content="noindex">');
 }
 
+export function expiredPage(): string {
+  return page(
+    "This site has expired",
+    `<div class="center"><main><p class="code">410</p><h1>This site has expired</h1><p>The owner set this site to stop being available after a date that has now passed. If you need it, ask them to extend it.</p><footer>Hosted with Berth</footer></main></div>`,
+  ).replace("<head>", '<head><meta name="robots" content="noindex">');
+}
+
+/**
+ * The password page of a protected site. It names neither the site nor its owner. `next` is the
+ * path to return to (already checked by safeNext); `error` the line shown under the field.
+ */
+export function passwordPage(next: string, error?: string): string {
+  const css = `form{margin-top:1.5rem;text-align:left}label{display:block;font-size:.875rem;font-weight:600;margin-bottom:.4rem}
+input[type=password]{width:100%;padding:.7rem .8rem;font-size:1rem;border:1px solid #cbd5e1;border-radius:.5rem;background:#fff;color:#0f172a}
+input[type=password]:focus{outline:2px solid #4f46e5;outline-offset:1px;border-color:#4f46e5}
+button{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:.5rem;background:#4f46e5;color:#fff;font-size:1rem;font-weight:600;cursor:pointer}
+button:hover{background:#4338ca}.error{color:#b91c1c;font-size:.875rem;margin:.6rem 0 0}
+.lock{width:3rem;height:3rem;margin:0 auto;display:grid;place-items:center;border-radius:999px;background:#eef2ff;color:#4f46e5}`;
+  const errorLine = error ? `<p class="error" id="password-error" role="alert">${escapeHtml(error)}</p>` : "";
+  return page(
+    "Password required",
+    `<div class="center"><main><div class="lock" aria-hidden="true"><svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><rect x="4" y="11" width="16" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/></svg></div><h1>This site is password protected</h1><p>Enter the password to view it.</p><form method="post" action="/.berth/password"><input type="hidden" name="next" value="${escapeHtml(next)}"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus${error ? ' aria-invalid="true" aria-describedby="password-error"' : ""}>${errorLine}<button type="submit">Continue</button></form><footer>Hosted with Berth</footer></main></div>`,
+  )
+    .replace("<head>", '<head><meta name="robots" content="noindex">')
+    .replace("</style>", `${css}</style>`);
+}
+
 export function fileNotFoundPage(): string {
   return page(
     "Page not found",

@@ -4,7 +4,7 @@
 import type { Db } from "../db/client";
 import { getDeploymentById, getManifest, getSuccessfulDeploymentByVersion } from "../db/repositories/deployments";
 import { variantsOf } from "../db/repositories/variants";
-import { getSiteBySubdomain } from "../db/repositories/sites";
+import { getServableSiteBySubdomain } from "../db/repositories/sites";
 import type { BerthEvents } from "../events";
 import { buildManifest, type Manifest } from "./manifest";
 
@@ -24,6 +24,21 @@ export interface ServedHost {
   versionHost: boolean;
   /** Path (without query) → prepared answer; bounded by the caller. */
   routes: Map<string, unknown>;
+  /** Whether the site has an expiry or a go-live time, so the handler compares only then. */
+  scheduled: boolean;
+  /** Epoch ms from which every path answers 410; Infinity when the site never expires. */
+  expiresAt: number;
+  /** Epoch ms before which every path answers 404; -Infinity when the site is live now. */
+  publishAt: number;
+  siteId: string;
+  /** A site password is set: every path asks for it (or a valid pass cookie) first. */
+  protected: boolean;
+  /** The scrypt hash, checked when the password form is posted; null when not protected. */
+  passwordHash: string | null;
+  /** Signed into pass cookies; a changed password refuses the old ones. */
+  passwordVersion: number;
+  /** Pass cookie values already verified on this host → their expiry (ms); bounded by the caller. */
+  passes: Map<string, number>;
 }
 
 interface SiteEntry {
@@ -31,6 +46,10 @@ interface SiteEntry {
   deploymentId: string | null;
   /** {sub}--v{n}: a host whose content never changes. */
   versionHost: boolean;
+  expiresAt: number;
+  publishAt: number;
+  passwordHash: string | null;
+  passwordVersion: number;
 }
 
 export class EdgeResolver {
@@ -63,8 +82,9 @@ export class EdgeResolver {
   }
 
   /**
-   * The manifest to serve for a host label, or undefined for no site, a deleted one, or nothing
-   * published. After the first request for a host this is two map lookups, with no query.
+   * The manifest to serve for a host label, or undefined for no site, a deleted one, one whose
+   * owner is banned, or nothing published. After the first request for a host this is two map
+   * lookups, with no query.
    */
   async resolve(label: string): Promise<ServedHost | undefined> {
     const ready = this.peek(label);
@@ -99,7 +119,21 @@ export class EdgeResolver {
   private hostFor(label: string, entry: SiteEntry, manifest: Manifest): ServedHost {
     let host = this.hosts.get(label);
     if (!host || host.manifest !== manifest) {
-      host = { manifest, versionHost: entry.versionHost, routes: new Map() };
+      const { versionHost, expiresAt, publishAt, siteId, passwordHash, passwordVersion } = entry;
+      const scheduled = expiresAt !== Infinity || publishAt !== -Infinity;
+      host = {
+        manifest,
+        versionHost,
+        routes: new Map(),
+        scheduled,
+        expiresAt,
+        publishAt,
+        siteId,
+        protected: passwordHash !== null,
+        passwordHash,
+        passwordVersion,
+        passes: new Map(),
+      };
       this.hosts.set(label, host);
     }
     return host;
@@ -108,11 +142,20 @@ export class EdgeResolver {
   private async lookup(label: string): Promise<SiteEntry | null> {
     const parsed = parseLabel(label);
     if (!parsed) return null;
-    const site = await getSiteBySubdomain(this.db, parsed.subdomain);
-    if (!site || site.is_deleted) return null;
-    if (parsed.version === undefined) return { siteId: site.id, deploymentId: site.live_deployment_id, versionHost: false };
+    // Deleted sites and sites of banned owners are left out by the query itself.
+    const site = await getServableSiteBySubdomain(this.db, parsed.subdomain);
+    if (!site) return null;
+    // The times are compared per request (handler.ts), so a cached entry turns at the right moment.
+    // The password rides along: the edge checks it (and pass cookies) from the cached host.
+    const schedule = {
+      expiresAt: site.expires_at?.getTime() ?? Infinity,
+      publishAt: site.publish_at?.getTime() ?? -Infinity,
+      passwordHash: site.password_hash,
+      passwordVersion: site.password_version,
+    };
+    if (parsed.version === undefined) return { siteId: site.id, deploymentId: site.live_deployment_id, versionHost: false, ...schedule };
     const deployment = await getSuccessfulDeploymentByVersion(this.db, site.id, parsed.version);
-    return { siteId: site.id, deploymentId: deployment?.id ?? null, versionHost: true };
+    return { siteId: site.id, deploymentId: deployment?.id ?? null, versionHost: true, ...schedule };
   }
 
   private async load(deploymentId: string): Promise<Manifest> {

@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import type { BlobStore } from "../storage/blobStore";
 import type { BlobCache } from "./blobCache";
 import type { Manifest, ManifestFile, Variant } from "./manifest";
+import { nodeReply, type EdgeReply, type EdgeRequest } from "./reply";
 import { isNotModified, httpDate } from "./http/conditional";
 import { contentRange, ifRangeAllows, multipartByteranges, parseRange, unsatisfiedRange } from "./http/range";
 import { chooseEncoding, type Encoding } from "./http/encoding";
@@ -68,7 +69,7 @@ export function prepareFile(file: ManifestFile, manifest: Manifest, versionHost:
   };
 }
 
-function chosenEncoding(req: IncomingMessage, file: ManifestFile): Encoding {
+function chosenEncoding(req: EdgeRequest, file: ManifestFile): Encoding {
   if (!file.br && !file.gzip) return "identity";
   return chooseEncoding(req.headers["accept-encoding"], { br: file.br !== undefined, gzip: file.gzip !== undefined });
 }
@@ -77,7 +78,7 @@ function blobFor(file: ManifestFile, encoding: Encoding): Variant {
   return encoding === "br" ? file.br! : encoding === "gzip" ? file.gzip! : file;
 }
 
-function notModified(req: IncomingMessage, p: PreparedFile): boolean {
+function notModified(req: EdgeRequest, p: PreparedFile): boolean {
   const ifNoneMatch = req.headers["if-none-match"];
   const ifModifiedSince = req.headers["if-modified-since"];
   if (p.status !== 200 || (ifNoneMatch === undefined && ifModifiedSince === undefined)) return false;
@@ -85,36 +86,45 @@ function notModified(req: IncomingMessage, p: PreparedFile): boolean {
 }
 
 /**
- * The warm path: answers from memory without a promise when it can (no Range, the chosen
- * variant cached). Returns false when the caller must take the full path.
+ * The warm path: answers from memory without a promise when it can (the chosen variant cached).
+ * Returns false when the caller must take the full path. Never looks at Range: the callers
+ * send requests with one elsewhere (respondWithRange).
  */
-export function respondFromMemory(req: IncomingMessage, res: ServerResponse, cache: BlobCache, p: PreparedFile): boolean {
-  if (req.headers.range !== undefined) return false;
+export function respondFromMemory(req: EdgeRequest, reply: EdgeReply, cache: BlobCache, p: PreparedFile): boolean {
   if (notModified(req, p)) {
-    res.writeHead(304, p.notModified);
-    res.end();
+    reply.send(304, p.notModified);
     return true;
   }
   const encoding = chosenEncoding(req, p.file);
-  const blob = blobFor(p.file, encoding);
-  const buffer = cache.peek(blob.sha256);
+  const buffer = cache.peek(blobFor(p.file, encoding).sha256);
   if (!buffer) return false;
-  res.writeHead(p.status, p.byEncoding[encoding]);
-  res.end(req.method === "HEAD" ? undefined : buffer);
+  reply.send(p.status, p.byEncoding[encoding]!, req.method === "HEAD" ? undefined : buffer);
   return true;
 }
 
-async function bytesOf(deps: RespondDeps, blob: Variant, start: number, end: number, res: ServerResponse): Promise<void> {
-  if (deps.cache.fits(blob.size)) {
-    const buffer = deps.cache.peek(blob.sha256) ?? (await deps.cache.load(blob.sha256));
-    res.end(start === 0 && end === buffer.length - 1 ? buffer : buffer.subarray(start, end + 1));
-    return;
-  }
-  // Backpressure comes with pipeline(); a client that goes away destroys the blob stream too.
-  await pipeline(await deps.blobs.get(blob.sha256, { start, end }), res);
+/** The whole file, in the encoding the client prefers: from memory when it fits, else streamed. */
+export async function respondWithFile(req: EdgeRequest, reply: EdgeReply, deps: RespondDeps, p: PreparedFile): Promise<void> {
+  if (respondFromMemory(req, reply, deps.cache, p)) return;
+  const encoding = chosenEncoding(req, p.file);
+  const blob = blobFor(p.file, encoding);
+  const headers = p.byEncoding[encoding]!;
+  if (req.method === "HEAD" || blob.size === 0) return reply.send(p.status, headers);
+  if (deps.cache.fits(blob.size)) return reply.send(p.status, headers, await deps.cache.load(blob.sha256));
+  // Backpressure and a client that goes away are the reply's business (see EdgeReply.stream).
+  await reply.stream(p.status, headers, await deps.blobs.get(blob.sha256));
 }
 
-export async function respondWithFile(req: IncomingMessage, res: ServerResponse, deps: RespondDeps, p: PreparedFile): Promise<void> {
+/** Whether a request's Range applies: only to a 200 answer, and only if If-Range allows it. */
+export function rangeApplies(req: IncomingMessage, p: PreparedFile): boolean {
+  const range = req.headers.range;
+  return range !== undefined && p.status === 200 && ifRangeAllows(req.headers["if-range"] as string | undefined, p.file.etag, p.lastModified);
+}
+
+/**
+ * A Range request (RFC 9110 §14), on node:http only: the edge's own HTTP/1.1 layer hands
+ * connections with a Range over to node:http (see http1/connection.ts), as they are rare.
+ */
+export async function respondWithRange(req: IncomingMessage, res: ServerResponse, deps: RespondDeps, p: PreparedFile): Promise<void> {
   const { file } = p;
   const head = req.method === "HEAD";
   if (notModified(req, p)) {
@@ -122,40 +132,38 @@ export async function respondWithFile(req: IncomingMessage, res: ServerResponse,
     res.end();
     return;
   }
-
-  const rangeHeader = p.status === 200 ? req.headers.range : undefined;
-  if (rangeHeader !== undefined && ifRangeAllows(req.headers["if-range"] as string | undefined, file.etag, p.lastModified)) {
-    const range = parseRange(rangeHeader, file.size);
-    if (range.kind === "unsatisfiable") {
-      res.writeHead(416, { ...p.base, "content-range": unsatisfiedRange(file.size), "content-length": 0 });
-      res.end();
-      return;
-    }
-    if (range.kind === "single") {
-      res.writeHead(206, { ...p.base, "content-range": contentRange(range.start, range.end, file.size), "content-length": range.end - range.start + 1 });
-      if (head) return void res.end();
-      return bytesOf(deps, file, range.start, range.end, res);
-    }
-    if (range.kind === "multi") {
-      const body = multipartByteranges(range.ranges, file.size, file.contentType);
-      res.writeHead(206, { ...p.base, "content-type": body.contentType, "content-length": body.length });
-      if (head) return void res.end();
-      const cached = deps.cache.fits(file.size) ? (deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256))) : undefined;
-      for (const part of body.parts) {
-        res.write(part.head);
-        if (cached) res.write(cached.subarray(part.start, part.end + 1));
-        else await writeRange(deps.blobs, file.sha256, part.start, part.end, res);
-      }
-      res.end(body.tail);
-      return;
-    }
+  const range = parseRange(req.headers.range, file.size);
+  if (range.kind === "unsatisfiable") {
+    res.writeHead(416, { ...p.base, "content-range": unsatisfiedRange(file.size), "content-length": 0 });
+    res.end();
+    return;
   }
-
-  const encoding = chosenEncoding(req, file);
-  const blob = blobFor(file, encoding);
-  res.writeHead(p.status, p.byEncoding[encoding]);
-  if (head || blob.size === 0) return void res.end();
-  return bytesOf(deps, blob, 0, blob.size - 1, res);
+  if (range.kind === "single") {
+    res.writeHead(206, { ...p.base, "content-range": contentRange(range.start, range.end, file.size), "content-length": range.end - range.start + 1 });
+    if (head) return void res.end();
+    if (deps.cache.fits(file.size)) {
+      const buffer = deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256));
+      res.end(buffer.subarray(range.start, range.end + 1));
+      return;
+    }
+    await pipeline(await deps.blobs.get(file.sha256, { start: range.start, end: range.end }), res);
+    return;
+  }
+  if (range.kind === "multi") {
+    const body = multipartByteranges(range.ranges, file.size, file.contentType);
+    res.writeHead(206, { ...p.base, "content-type": body.contentType, "content-length": body.length });
+    if (head) return void res.end();
+    const cached = deps.cache.fits(file.size) ? (deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256))) : undefined;
+    for (const part of body.parts) {
+      res.write(part.head);
+      if (cached) res.write(cached.subarray(part.start, part.end + 1));
+      else await writeRange(deps.blobs, file.sha256, part.start, part.end, res);
+    }
+    res.end(body.tail);
+    return;
+  }
+  // A Range the server ignores (not bytes, malformed): the whole body, as RFC 9110 allows.
+  await respondWithFile(req, nodeReply(res), deps, p);
 }
 
 /** Streams one part of a multipart answer, waiting for the client when its buffer is full. */

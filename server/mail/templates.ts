@@ -77,3 +77,54 @@ export function existingAccountMessage(to: string, name: string, resetLink: stri
     ].join("\n"),
   };
 }
+
+export function deploymentFailedMessage(
+  to: string,
+  notice: { name: string; siteName: string; version: number; error: string; link: string },
+): Template {
+  return {
+    to,
+    link: notice.link,
+    subject: `Deployment of ${notice.siteName} failed`,
+    text: [
+      `Hi ${notice.name || "there"},`,
+      "",
+      `Version ${notice.version} of your site ${notice.siteName} could not be published:`,
+      "",
+      `  ${notice.error}`,
+      "",
+      "The previous version is still live. To see the site and try again, open:",
+      "",
+      notice.link,
+      "",
+      "You get this message because deployment notifications are on. You can turn them off in Settings, Notifications.",
+      "",
+      "— Berth",
+    ].join("\n"),
+  };
+}
+
+export function domainActiveMessage(
+  to: string,
+  notice: { name: string; siteName: string; domain: string; link: string },
+): Template {
+  return {
+    to,
+    link: notice.link,
+    subject: `${notice.domain} is now active`,
+    text: [
+      `Hi ${notice.name || "there"},`,
+      "",
+      `Your custom domain ${notice.domain} is set up: its DNS points to Berth and its certificate is ready.`,
+      `Your site ${notice.siteName} is now served at https://${notice.domain}/`,
+      "",
+      "To manage the site and its domains, open:",
+      "",
+      notice.link,
+      "",
+      "You get this message because domain notifications are on. You can turn them off in Settings, Notifications.",
+      "",
+      "— Berth",
+    ].join("\n"),
+  };
+}

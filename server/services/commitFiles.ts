@@ -27,7 +27,7 @@ export async function commitStagedFiles(
     await registerBlobs(tx, files.map((f) => ({ sha256: f.sha256, size: f.size })));
     await ensureFolders(tx, input.siteId, folders);
     const written = await upsertFiles(tx, input.siteId, files);
-    if ((await storageUsedByUser(tx, input.userId)) > input.quotaBytes) throw quotaExceeded();
+    if ((await storageUsedByUser(tx, input.userId)) > input.quotaBytes) throw quotaExceeded(input.quotaBytes);
     return written;
   } catch (error) {
     if (error instanceof PathConflictError) throw new AppError("path_conflict", 409, error.message);

@@ -12,6 +12,7 @@ import {
 import { lockSite, setLiveDeployment, type Site } from "../db/repositories/sites";
 import type { SiteConfig } from "../edge/manifest";
 import { readSiteConfig, SiteConfigError } from "./readSiteConfig";
+import { pruneDeployments } from "./pruneDeployments";
 
 export type PublishContext = Pick<AppContext, "db" | "events" | "urls" | "log" | "blobs">;
 
@@ -51,6 +52,8 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
       return done;
     });
     notify(ctx, site, published);
+    // Older versions beyond the plan's history go now; the publish itself is done either way.
+    await pruneDeployments(ctx, site).catch((error: unknown) => ctx.log.error({ err: error, siteId: site.id }, "could not prune old deployments"));
     return published;
   } catch (error) {
     ctx.log.error({ err: error, siteId: site.id, deploymentId: started.id }, "publish failed");

@@ -3,11 +3,27 @@
 // (sites.deleted_at), so it survives restarts; row locks with SKIP LOCKED make each site purged
 // exactly once even with several workers.
 import type { AppContext } from "../context";
-import { blobsOfSite, deleteBlobRows, unreferencedBlobs } from "../db/repositories/blobs";
+import type { Executor } from "../db/client";
+import { blobsOfSite } from "../db/repositories/blobs";
 import { deleteSiteRow, lockSitesDueForPurge } from "../db/repositories/sites";
 import { returnSubdomain } from "../db/repositories/subdomains";
-import { deleteVariantsOf } from "../db/repositories/variants";
+import { releaseBlobs } from "./releaseBlobs";
 import { DELETION_GRACE_DAYS } from "../../common/sites";
+
+/**
+ * Deletes the sites' rows and returns their subdomains to the pool, in the caller's transaction.
+ * Returns the blobs nothing uses any more (their rows deleted too): the caller deletes the bytes
+ * after commit.
+ */
+export async function purgeSiteRows(tx: Executor, sites: ReadonlyArray<{ id: string; subdomain: string }>): Promise<string[]> {
+  const candidates = new Set<string>();
+  for (const site of sites) {
+    for (const sha of await blobsOfSite(tx, site.id)) candidates.add(sha);
+    await deleteSiteRow(tx, site.id);
+    await returnSubdomain(tx, site.subdomain);
+  }
+  return releaseBlobs(tx, candidates);
+}
 
 export async function purgeDeletedSites(
   ctx: Pick<AppContext, "db" | "blobs" | "events" | "log">,
@@ -18,17 +34,7 @@ export async function purgeDeletedSites(
   for (;;) {
     const batch = await ctx.db.transaction(async (tx) => {
       const due = await lockSitesDueForPurge(tx, cutoff, 10);
-      const garbage: string[] = [];
-      for (const site of due) {
-        const candidates = await blobsOfSite(tx, site.id);
-        await deleteSiteRow(tx, site.id);
-        await returnSubdomain(tx, site.subdomain);
-        const orphans = await unreferencedBlobs(tx, candidates);
-        // Their compressed forms go with them, unless something else uses the same bytes.
-        const variants = await unreferencedBlobs(tx, await deleteVariantsOf(tx, orphans));
-        await deleteBlobRows(tx, [...orphans, ...variants]);
-        garbage.push(...orphans, ...variants);
-      }
+      const garbage = await purgeSiteRows(tx, due);
       return { due, garbage };
     });
     // The rows are gone for good before the bytes go: a crash here leaves only unreferenced blobs.

@@ -72,7 +72,7 @@ export async function stageUpload(
     };
   } catch (error) {
     // When the account's remaining storage was the tighter bound, say so instead of "file too large".
-    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < options.plan.maxFileBytes) throw quotaExceeded();
+    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < options.plan.maxFileBytes) throw quotaExceeded(options.plan.storageBytes);
     if (error instanceof UploadError) throw error.code === "file_too_large" ? fileTooLarge(limit) : error;
     throw error;
   }

@@ -21,6 +21,9 @@ import { createMeter } from "./meter";
 
 const FAN_OUT = /^[0-9a-f]{2}$/;
 
+const MAX_READ_BYTES = 1024 * 1024;
+const MIN_READ_BYTES = 16 * 1024;
+
 export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
   const tmpDir = path.join(dir, "tmp");
 
@@ -34,10 +37,11 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       await mkdir(tmpDir, { recursive: true });
       const tmpPath = path.join(tmpDir, randomUUID());
       const meter = createMeter(maxBytes);
+      // flush: fsync before close, because the database will point at this blob as soon as
+      // put() returns, so its bytes must survive a power cut before its name does.
+      const sink = createWriteStream(tmpPath, { flags: "wx", flush: true });
       try {
-        // flush: fsync before close, because the database will point at this blob as soon as
-        // put() returns, so its bytes must survive a power cut before its name does.
-        await pipeline(source, meter.stream, createWriteStream(tmpPath, { flags: "wx", flush: true }));
+        await pipeline(source, meter.stream, sink);
         const { sha256, size } = meter.result();
         const finalPath = blobPath(sha256);
         await mkdir(path.dirname(finalPath), { recursive: true });
@@ -45,6 +49,9 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
         await syncDirectory(path.dirname(finalPath));
         return { sha256, size, created };
       } finally {
+        // pipeline() can reject (a failing source) while the sink is still opening; removing the
+        // temp file before its open() completes would leave it behind, so wait for the close.
+        if (!sink.closed) await new Promise((resolve) => sink.once("close", resolve));
         await rm(tmpPath, { force: true });
       }
     },
@@ -56,8 +63,15 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       const handle = await open(file, "r").catch((error: unknown) => {
         throw isMissing(error) ? new BlobNotFoundError(sha256) : error;
       });
-      // 1 MiB reads: a large file goes out in a few big writes instead of many 64 KiB ones.
-      return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: 1024 * 1024 });
+      // Reads of up to 1 MiB keep large files to few big writes; a small file gets a buffer its own
+      // size, since every read allocates a whole highWaterMark (1 MiB per 5 KB file would churn
+      // the garbage collector when the edge loads many small files).
+      const length = range ? range.end - range.start + 1 : (await handle.stat().catch(async (error: unknown) => {
+        await handle.close();
+        throw error;
+      })).size;
+      const highWaterMark = Math.min(MAX_READ_BYTES, Math.max(MIN_READ_BYTES, length));
+      return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark });
     },
 
     async stat(sha256: string): Promise<BlobInfo | undefined> {

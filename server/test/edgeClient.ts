@@ -3,6 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EdgeHandler } from "../edge/handler";
 import type { HostRouter } from "../edge/hosts";
+import type { FastifyBaseLogger } from "fastify";
+import { createBerthServer } from "../httpServer";
 
 export interface EdgeResponse {
   status: number;
@@ -17,22 +19,27 @@ export class EdgeClient {
   constructor(
     private readonly handler: EdgeHandler,
     private readonly hosts: HostRouter,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   private async port(): Promise<number> {
     if (!this.server) {
-      this.server = http.createServer((req, res) => {
-        const label = this.hosts.siteLabel(req.headers.host);
-        if (label) return this.handler(req, res, label);
-        res.statusCode = 421;
-        res.end();
+      // The server Berth runs, so both the edge's own HTTP/1.1 layer and node:http are tested.
+      this.server = createBerthServer({
+        hosts: this.hosts,
+        edge: this.handler,
+        log: this.log,
+        fallback: (_req, res) => {
+          res.statusCode = 421;
+          res.end();
+        },
       });
       await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
     }
     return (this.server.address() as AddressInfo).port;
   }
 
-  async get(host: string, path = "/", options: { method?: string; headers?: Record<string, string> } = {}): Promise<EdgeResponse> {
+  async get(host: string, path = "/", options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<EdgeResponse> {
     const port = await this.port();
     return new Promise((resolve, reject) => {
       const req = http.request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers: { ...options.headers, host } }, (res) => {
@@ -44,7 +51,7 @@ export class EdgeClient {
         });
       });
       req.on("error", reject);
-      req.end();
+      req.end(options.body);
     });
   }
 

@@ -1,7 +1,9 @@
 // Test data through the real paths: users are created by better-auth itself.
 import { eq } from "drizzle-orm";
-import { users } from "../db/schema";
+import { profiles, users } from "../db/schema";
 import type { TestClient, TestServer } from "./support";
+import { createSiteWith, zipOf } from "./sites";
+import type { ZipEntrySpec } from "../uploads/testing/zipBuilder";
 
 let sequence = 0;
 
@@ -34,4 +36,17 @@ export async function signedInClient(server: TestServer, overrides: Parameters<t
   const response = await client.post("/api/auth/sign-in/email", { email: user.email, password: user.password });
   if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
   return { client, user };
+}
+
+/** Puts a user on a plan directly, as an operator would (the admin API is tested on its own). */
+export async function setPlan(server: TestServer, userId: string, plan: "free" | "pro"): Promise<void> {
+  await server.ctx.db.update(profiles).set({ plan }).where(eq(profiles.id, userId));
+}
+
+/** A signed-in user on `plan` with one site made from a zip of `files`. */
+export async function ownerWithSite(server: TestServer, plan: "free" | "pro", files: ZipEntrySpec[]) {
+  const owner = await signedInClient(server);
+  if (plan === "pro") await setPlan(server, owner.user.id, plan);
+  const site = await createSiteWith(owner.client, { name: "site.zip", content: await zipOf(files), type: "application/zip" });
+  return { ...owner, site };
 }

@@ -21,10 +21,12 @@ import { createBlobStore } from "../storage";
 import { createSiteUrls } from "../edge/urls";
 import { EdgeClient } from "./edgeClient";
 import { createEdgeHandler } from "../edge/handler";
+import { passKeys } from "../edge/protection";
 import { EdgeResolver } from "../edge/resolver";
 import { createHostRouter } from "../edge/hosts";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "../edge/blobCache";
 import { VariantCompressor } from "../services/compressVariants";
+import { watchDeploymentFailures, type DeploymentFailureNotices } from "../services/notifyDeploymentFailed";
 
 export type Driver = "pglite" | "postgres";
 export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
@@ -98,6 +100,8 @@ export interface TestServer {
   edge: EdgeClient;
   /** Makes compressed forms now (in production a publish kicks it in the background). */
   compressor: VariantCompressor;
+  /** The deployment-failed e-mails, as in production; settled() waits for the ones under way. */
+  notices: DeploymentFailureNotices;
   /** A client with its own cookie jar, sending the app's Origin on writes like a browser would. */
   client(options?: { ip?: string }): TestClient;
   /** Builds a second app on the same database and data dir, as after a restart. */
@@ -130,9 +134,19 @@ export async function getTestServer(
   const app = await buildApp(ctx, options.app);
   await app.ready();
   const compressor = new VariantCompressor(ctx);
+  const notices = watchDeploymentFailures(ctx);
   const edge = new EdgeClient(
-    createEdgeHandler({ resolver: new EdgeResolver(ctx.db, events), blobs: ctx.blobs, cache: new BlobCache(ctx.blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES), log }),
+    createEdgeHandler({
+      resolver: new EdgeResolver(ctx.db, events),
+      blobs: ctx.blobs,
+      cache: new BlobCache(ctx.blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES),
+      log,
+      db: ctx.db,
+      passKeys: passKeys(env.secret!, env.appUrl),
+      trustProxy: env.trustProxy,
+    }),
     createHostRouter(env),
+    log,
   );
   return {
     app,
@@ -141,14 +155,19 @@ export async function getTestServer(
     outbox: new Outbox(path.join(dataDir, "outbox")),
     edge,
     compressor,
+    notices,
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
     async restart() {
+      notices.stop();
+      await notices.settled();
       await app.close();
       await edge.close();
       return getTestServer(driver, { ...options, database, dataDir });
     },
     async close() {
+      notices.stop();
+      await notices.settled();
       await app.close();
       await edge.close();
       await database.destroy();

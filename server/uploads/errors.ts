@@ -3,6 +3,7 @@
 // toast's title as the message ('File too large') and its description as the detail.
 import { AppError } from "../errors";
 import { UPLOAD_TEXT, formatUploadLimit } from "../../common/uploads";
+import { formatPlanBytes } from "../../common/plans";
 
 export type UploadErrorCode =
   | "unsupported_type"
@@ -52,8 +53,13 @@ export const unsupportedType = () =>
 export const fileTooLarge = (maxBytes: number) =>
   new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, UPLOAD_TEXT.tooLargeDescription(maxBytes));
 
-export const quotaExceeded = () =>
-  new UploadError("quota_exceeded", "Storage full", "This upload would use more storage than your plan has left.");
+/** `quotaBytes`: the plan's whole storage, named so the user knows the limit they hit. */
+export const quotaExceeded = (quotaBytes: number) =>
+  new UploadError(
+    "quota_exceeded",
+    "Storage full",
+    `This upload would take your storage past your plan's ${formatPlanBytes(quotaBytes)}. Delete files or sites you no longer need, or ask the operator for a bigger plan.`,
+  );
 
 export const invalidName = (reason: string) => new UploadError("invalid_name", "Invalid file name", reason);
 

@@ -9,6 +9,7 @@ describe("zipLimitsFor", () => {
       maxTotalBytes: ZIP_LIMITS.maxTotalBytes,
       maxFileBytes: 50 * 1024 * 1024,
       quotaBytes: 400 * 1024 * 1024,
+      planStorageBytes: 500 * 1024 * 1024,
     });
   });
 

@@ -27,6 +27,8 @@ export interface ZipExtractLimits {
   maxFileBytes: number;
   /** Storage the account has left; when it is the tighter bound, the refusal says quota_exceeded. */
   quotaBytes?: number;
+  /** The plan's whole storage, for the refusal's text. */
+  planStorageBytes?: number;
 }
 
 /** The limits for an archive uploaded by a user on `plan` with `usedBytes` already stored. */
@@ -36,5 +38,6 @@ export function zipLimitsFor(plan: Pick<Plan, "maxFileBytes" | "storageBytes">, 
     maxTotalBytes: ZIP_LIMITS.maxTotalBytes,
     maxFileBytes: plan.maxFileBytes,
     quotaBytes: Math.max(0, plan.storageBytes - usedBytes),
+    planStorageBytes: plan.storageBytes,
   };
 }

@@ -3,6 +3,10 @@
 // and any open site page together.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
+  NotificationPreferences,
+  SessionsResponse,
+} from "../../common/account";
+import type {
   DeploymentListResponse,
   DeploymentResponse,
   SiteFileListResponse,
@@ -20,6 +24,10 @@ export const queryKeys = {
     ["sites", id, "files", parent ?? ""] as const,
   deployments: (id: string) => ["sites", id, "deployments"] as const,
   stats: ["stats"] as const,
+  /** GET /api/me; the user's id is part of the key so one user's data never shows for another. */
+  me: (userId: string | undefined) => ["me", userId ?? ""] as const,
+  sessions: ["me-sessions"] as const,
+  notifications: ["me-notifications"] as const,
 };
 
 /** The user's sites, newest first. `enabled: false` defers the request (e.g. until a search box is used). */
@@ -88,5 +96,24 @@ export function useStats() {
     queryKey: queryKeys.stats,
     queryFn: () => api<StatsResponse>("/api/stats"),
     staleTime: 30_000,
+  });
+}
+
+/** The user's signed-in browsers, the current one first. */
+export function useAccountSessions() {
+  return useQuery({
+    queryKey: queryKeys.sessions,
+    queryFn: async () =>
+      (await api<SessionsResponse>("/api/me/sessions")).sessions,
+    // "Active 5 minutes ago" drifts; refresh when the user comes back to the tab.
+    refetchOnWindowFocus: true,
+  });
+}
+
+/** Which e-mails the user wants. */
+export function useNotificationPreferences() {
+  return useQuery({
+    queryKey: queryKeys.notifications,
+    queryFn: () => api<NotificationPreferences>("/api/me/notifications"),
   });
 }

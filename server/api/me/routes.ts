@@ -1,23 +1,31 @@
+// The signed-in user's account: /api/me (who am I), the profile form, and the Settings page's
+// picture, sessions and e-mail preferences (one file each beside this one).
 import type { FastifyInstance } from "fastify";
 import type { MeResponse } from "../../../common/api";
+import { ProfileUpdate } from "../../../common/account";
 import type { AppContext } from "../../context";
-import { getProfileForUser } from "../../db/repositories/profiles";
+import { updateProfile } from "../../services/updateProfile";
 import { requireUser } from "../session";
+import { parseBody } from "../validate";
+import { avatarRoutes } from "./avatar";
+import { notificationRoutes } from "./notifications";
+import { presentMe } from "./present";
+import { sessionRoutes } from "./sessions";
 
 export async function meRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get("/api/me", async (request): Promise<MeResponse> => {
     const user = await requireUser(ctx, request);
-    const profile = await getProfileForUser(ctx.db, user.id);
-    return {
-      user: { id: user.id, email: user.email, name: user.name, createdAt: user.createdAt.toISOString() },
-      profile: {
-        id: user.id,
-        full_name: profile?.full_name ?? user.name,
-        company: profile?.company ?? null,
-        website: profile?.website ?? null,
-        avatar_url: profile?.avatar_url ?? null,
-        updated_at: (profile?.updated_at ?? user.updatedAt).toISOString(),
-      },
-    };
+    return presentMe(ctx, user);
   });
+
+  app.patch("/api/me/profile", async (request): Promise<MeResponse> => {
+    const user = await requireUser(ctx, request);
+    const update = parseBody(ProfileUpdate, request.body);
+    await updateProfile(ctx, user.id, update);
+    return presentMe(ctx, { ...user, name: update.full_name });
+  });
+
+  await avatarRoutes(app, ctx);
+  await sessionRoutes(app, ctx);
+  await notificationRoutes(app, ctx);
 }

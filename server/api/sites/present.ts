@@ -21,6 +21,9 @@ export function presentSite(site: SiteSummary, urls: SiteUrls): SiteResponse {
     live_version: site.live_version,
     file_count: site.file_count,
     size: site.size,
+    expires_at: site.expires_at?.toISOString() ?? null,
+    publish_at: site.publish_at?.toISOString() ?? null,
+    password_protected: site.password_hash !== null,
   };
 }
 

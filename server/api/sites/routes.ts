@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { CreateSiteFields, UpdateSiteRequest, type SiteListResponse, type SiteResponse, type StatsResponse } from "../../../common/sites";
+import { CreateSiteFields, SetSitePasswordRequest, UpdateScheduleRequest, UpdateSiteRequest, type SiteListResponse, type SiteResponse, type StatsResponse } from "../../../common/sites";
 import { PLANS } from "../../../common/plans";
 import type { AppContext } from "../../context";
 import { getPlanIdForUser } from "../../db/repositories/profiles";
@@ -9,6 +9,8 @@ import { storageUsedByUser } from "../../db/repositories/usage";
 import { AppError } from "../../errors";
 import { createSite } from "../../services/createSite";
 import { deleteSite, restoreSite } from "../../services/manageSite";
+import { scheduleSite } from "../../services/scheduleSite";
+import { setSitePassword } from "../../services/protectSite";
 import { requireSite } from "../../services/siteAccess";
 import { reserveSubdomain } from "../../services/subdomainPool";
 import { requireUser } from "../session";
@@ -62,6 +64,27 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const body = parseBody(UpdateSiteRequest, request.body);
     await updateSiteDetails(ctx.db, user.id, site.id, { name: body.name, ...(body.description !== undefined ? { description: body.description || null } : {}) });
     ctx.events.emit("site", { userId: user.id, siteId: site.id, subdomain: site.subdomain });
+    return present(user.id, site.id);
+  });
+
+  app.patch<{ Params: { siteId: string } }>("/api/sites/:siteId/schedule", async (request) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    await scheduleSite(ctx, user.id, site.id, parseBody(UpdateScheduleRequest, request.body));
+    return present(user.id, site.id);
+  });
+
+  app.put<{ Params: { siteId: string } }>("/api/sites/:siteId/password", async (request) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    await setSitePassword(ctx, user.id, site.id, parseBody(SetSitePasswordRequest, request.body).password);
+    return present(user.id, site.id);
+  });
+
+  app.delete<{ Params: { siteId: string } }>("/api/sites/:siteId/password", async (request) => {
+    const user = await requireUser(ctx, request);
+    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    await setSitePassword(ctx, user.id, site.id, null);
     return present(user.id, site.id);
   });
 

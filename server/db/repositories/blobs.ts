@@ -17,7 +17,8 @@ export async function unreferencedBlobs(db: Executor, candidates: string[]): Pro
     where b.sha256 in (${sql.join(candidates.map((c) => sql`${c}`), sql`, `)})
       and not exists (select 1 from site_files sf where sf.sha256 = b.sha256)
       and not exists (select 1 from deployment_files df where df.sha256 = b.sha256)
-      and not exists (select 1 from blob_variants v where v.variant_sha256 = b.sha256)`);
+      and not exists (select 1 from blob_variants v where v.variant_sha256 = b.sha256)
+      and not exists (select 1 from profiles p where p.avatar_sha256 = b.sha256)`);
   return rowsOf<{ sha256: string }>(result).map((r) => r.sha256);
 }
 

@@ -1,5 +1,5 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import type { Executor } from "../client";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { rowsOf, type Executor } from "../client";
 import { deploymentFiles, deployments, siteFiles, sites } from "../schema";
 
 export type Deployment = typeof deployments.$inferSelect;
@@ -92,4 +92,33 @@ export async function countDeploymentsForUser(db: Executor, userId: string): Pro
 export async function getDeploymentById(db: Executor, deploymentId: string): Promise<Deployment | undefined> {
   const [row] = await db.select().from(deployments).where(eq(deployments.id, deploymentId));
   return row;
+}
+
+/**
+ * Finished deployments of a site beyond the newest `keep` (by version), leaving out the live one
+ * and any still running: what a plan's history limit lets go. Call with the site row locked.
+ */
+export async function deploymentsBeyondHistory(tx: Executor, siteId: string, keep: number): Promise<string[]> {
+  const result = await tx.execute(sql`
+    select d.id from deployments d join sites s on s.id = d.site_id
+    where d.site_id = ${siteId}
+      and d.status in ('success', 'failed')
+      and d.id is distinct from s.live_deployment_id
+      and d.version < coalesce((
+        select min(version) from (
+          select version from deployments where site_id = ${siteId} order by version desc limit ${keep}
+        ) newest), 0)`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
+}
+
+/** The blobs the given deployments refer to: the candidates for garbage when they go. */
+export async function blobsOfDeployments(db: Executor, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectDistinct({ sha256: deploymentFiles.sha256 }).from(deploymentFiles).where(inArray(deploymentFiles.deployment_id, ids));
+  return rows.map((r) => r.sha256);
+}
+
+/** Deletes deployments; their file lists go with them (foreign key cascade). */
+export async function deleteDeployments(tx: Executor, ids: string[]): Promise<void> {
+  if (ids.length > 0) await tx.delete(deployments).where(inArray(deployments.id, ids));
 }

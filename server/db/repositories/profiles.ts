@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../client";
-import { profiles } from "../schema";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { rowsOf, type Db, type Executor } from "../client";
+import { profiles, sites, users } from "../schema";
+import type { NotificationPreferences } from "../../../common/account";
 
 export type Profile = typeof profiles.$inferSelect;
 
@@ -8,7 +9,7 @@ export async function createProfile(db: Db, values: { id: string; full_name: str
   await db.insert(profiles).values(values).onConflictDoNothing();
 }
 
-export async function getProfileForUser(db: Db, userId: string): Promise<Profile | undefined> {
+export async function getProfileForUser(db: Executor, userId: string): Promise<Profile | undefined> {
   const [row] = await db.select().from(profiles).where(eq(profiles.id, userId));
   return row;
 }
@@ -16,4 +17,130 @@ export async function getProfileForUser(db: Db, userId: string): Promise<Profile
 export async function getPlanIdForUser(db: Db, userId: string): Promise<"free" | "pro"> {
   const [row] = await db.select({ plan: profiles.plan }).from(profiles).where(eq(profiles.id, userId));
   return row?.plan ?? "free";
+}
+
+/** Whether an admin has suspended the user (profiles.banned_at is set). */
+export async function isUserBanned(db: Executor, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.id, userId), isNotNull(profiles.banned_at)));
+  return row !== undefined;
+}
+
+/** Saves the profile form; null clears Company or Website. */
+export async function updateProfileDetails(
+  tx: Executor,
+  userId: string,
+  values: { full_name: string; company: string | null; website: string | null },
+): Promise<void> {
+  await tx.update(profiles).set({ ...values, updated_at: sql`now()` }).where(eq(profiles.id, userId));
+}
+
+/** better-auth's users.name, which follows the profile's full name (the session's user name). */
+export async function setUserName(tx: Executor, userId: string, name: string): Promise<void> {
+  await tx.update(users).set({ name, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+/** The profile row, locked for the rest of the transaction (changing the picture). */
+export async function lockProfile(tx: Executor, userId: string): Promise<Profile | undefined> {
+  const [row] = await tx.select().from(profiles).where(eq(profiles.id, userId)).for("update");
+  return row;
+}
+
+export interface AvatarRecord {
+  sha256: string;
+  type: string;
+  url: string;
+}
+
+/** Records the picture, or clears it with null. */
+export async function setAvatar(tx: Executor, userId: string, avatar: AvatarRecord | null): Promise<void> {
+  await tx
+    .update(profiles)
+    .set({
+      avatar_sha256: avatar?.sha256 ?? null,
+      avatar_type: avatar?.type ?? null,
+      avatar_url: avatar?.url ?? null,
+      updated_at: sql`now()`,
+    })
+    .where(eq(profiles.id, userId));
+}
+
+/** Whether any profile still shows this blob as its picture. */
+export async function isAvatarBlob(db: Executor, sha256: string): Promise<boolean> {
+  const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.avatar_sha256, sha256)).limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Serialises recording and releasing one picture blob for the rest of the transaction: a picture
+ * being removed and the same bytes being set as someone's picture never interleave.
+ */
+export async function lockAvatarBlob(tx: Executor, sha256: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"avatar-blob:" + sha256}))`);
+}
+
+export async function getNotificationPreferences(db: Executor, userId: string): Promise<NotificationPreferences | undefined> {
+  const [row] = await db
+    .select({
+      deployFailed: profiles.notify_deploy_failed,
+      domainActive: profiles.notify_domain_active,
+      weeklySummary: profiles.notify_weekly_summary,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
+  return row;
+}
+
+export async function setNotificationPreferences(db: Executor, userId: string, preferences: NotificationPreferences): Promise<void> {
+  await db
+    .update(profiles)
+    .set({
+      notify_deploy_failed: preferences.deployFailed,
+      notify_domain_active: preferences.domainActive,
+      notify_weekly_summary: preferences.weeklySummary,
+      updated_at: sql`now()`,
+    })
+    .where(eq(profiles.id, userId));
+}
+
+/** Who hears about a site: its owner's address and name, their e-mail preferences, and the site's name. */
+export interface SiteNoticeRecipient {
+  email: string;
+  name: string;
+  siteName: string;
+  notifyDeployFailed: boolean;
+  notifyDomainActive: boolean;
+  banned: boolean;
+}
+
+export async function getSiteNoticeRecipient(db: Executor, siteId: string): Promise<SiteNoticeRecipient | undefined> {
+  const result = await db.execute(sql`
+    select u.email, coalesce(nullif(trim(p.full_name), ''), u.name) as name, s.name as site_name,
+           coalesce(p.notify_deploy_failed, true) as notify_deploy_failed,
+           coalesce(p.notify_domain_active, true) as notify_domain_active,
+           p.banned_at is not null as banned
+      from ${sites} s
+      join ${users} u on u.id = s.user_id
+      left join ${profiles} p on p.id = s.user_id
+     where s.id = ${siteId}`);
+  const row = rowsOf<{
+    email: string;
+    name: string;
+    site_name: string;
+    notify_deploy_failed: boolean;
+    notify_domain_active: boolean;
+    banned: boolean;
+  }>(result)[0];
+  return row
+    ? {
+        email: row.email,
+        name: row.name,
+        siteName: row.site_name,
+        notifyDeployFailed: row.notify_deploy_failed,
+        notifyDomainActive: row.notify_domain_active,
+        banned: row.banned,
+      }
+    : undefined;
 }

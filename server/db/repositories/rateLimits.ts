@@ -28,3 +28,12 @@ export async function consumeRateLimit(
     retryAfterSeconds: Math.max(1, Math.ceil((started + rule.window * 1000 - now) / 1000)),
   };
 }
+
+/** Whether `key` has used up `max` in its current window, without counting a request. */
+export async function rateLimitExhausted(db: Db, key: string, rule: { window: number; max: number }, now = Date.now()): Promise<boolean> {
+  const windowStart = now - rule.window * 1000;
+  const result = await db.execute(sql`
+    select count from rate_limits where key = ${key} and last_request > ${windowStart}`);
+  const row = rowsOf<{ count: number }>(result)[0];
+  return row !== undefined && Number(row.count) >= rule.max;
+}

@@ -1,6 +1,6 @@
-import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { sites } from "../schema";
+import { profiles, sites } from "../schema";
 
 export type Site = typeof sites.$inferSelect;
 
@@ -73,6 +73,31 @@ export async function updateSiteDetails(
   return row;
 }
 
+/** Sets or clears the site's expiry and go-live times; scoped by the owner. */
+export async function updateSiteSchedule(
+  db: Executor,
+  userId: string,
+  siteId: string,
+  values: { expires_at: Date | null; publish_at: Date | null },
+): Promise<Site | undefined> {
+  const [row] = await db
+    .update(sites)
+    .set({ ...values, updated_at: new Date() })
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)))
+    .returning();
+  return row;
+}
+
+/** Sets (a new scrypt hash) or clears the site's password; either way its version goes up. */
+export async function updateSitePassword(db: Executor, userId: string, siteId: string, passwordHash: string | null): Promise<Site | undefined> {
+  const [row] = await db
+    .update(sites)
+    .set({ password_hash: passwordHash, password_version: sql`${sites.password_version} + 1`, updated_at: new Date() })
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)))
+    .returning();
+  return row;
+}
+
 export async function markSiteDeleted(db: Executor, userId: string, siteId: string, now: Date): Promise<Site | undefined> {
   const [row] = await db
     .update(sites)
@@ -108,9 +133,16 @@ export async function setLiveDeployment(tx: Executor, siteId: string, deployment
     .where(eq(sites.id, siteId));
 }
 
-/** What the edge needs to serve a host: found by subdomain, whoever owns it. */
-export async function getSiteBySubdomain(db: Executor, subdomain: string): Promise<Site | undefined> {
-  const [row] = await db.select().from(sites).where(eq(sites.subdomain, subdomain));
+/**
+ * What the edge needs to serve a host: the site with this subdomain, unless it is marked for
+ * deletion or its owner is banned. One query; the edge caches the answer until a `site` event.
+ */
+export async function getServableSiteBySubdomain(db: Executor, subdomain: string): Promise<Site | undefined> {
+  const [row] = await db
+    .select(getTableColumns(sites))
+    .from(sites)
+    .leftJoin(profiles, eq(profiles.id, sites.user_id))
+    .where(and(eq(sites.subdomain, subdomain), eq(sites.is_deleted, false), isNull(profiles.banned_at)));
   return row;
 }
 

@@ -10,7 +10,7 @@ import {
   DASHBOARD_SHELL_TEXT as T,
   DASHBOARD_TEXT,
 } from "../../../common/texts";
-import { useStats } from "../../lib/queries";
+import { useSession } from "../../lib/session";
 import { SiteSearch } from "../sites/SiteSearch";
 import { Button } from "../ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
@@ -102,7 +102,7 @@ function PhoneSearch() {
 
 /** 'Upgrade to Pro' for Free accounts; a quiet Pro badge (same plans dialog) once upgraded. */
 function PlanButton() {
-  const plan = useStats().data?.plan;
+  const plan = useSession().account?.plan;
   if (plan === "pro") {
     return (
       <UpgradeDialog currentPlan="pro">

@@ -6,7 +6,7 @@ import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
 import { BerthLogo } from "../auth/BerthLogo";
 import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/tooltip";
-import { MAIN_NAV, SECONDARY_NAV, type NavItem } from "./nav";
+import { SECONDARY_NAV, mainNavFor, type NavItem } from "./nav";
 
 const ITEM =
   "group flex h-9 w-full items-center gap-3 rounded-md px-2.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring cursor-pointer";
@@ -24,6 +24,7 @@ export function SidebarNav({
   collapsed?: boolean;
   onNavigate?: () => void;
 }) {
+  const isAdmin = useSession().account?.isAdmin === true;
   return (
     <div className="flex h-full flex-col">
       <div
@@ -39,7 +40,7 @@ export function SidebarNav({
         className="flex flex-1 flex-col gap-6 overflow-y-auto p-3"
       >
         <ul className="flex flex-col gap-1">
-          {MAIN_NAV.map((item) => (
+          {mainNavFor(isAdmin).map((item) => (
             <li key={item.to}>
               <SidebarLink
                 item={item}

@@ -27,11 +27,12 @@ import {
 } from "../ui/dialog";
 import { Skeleton } from "../ui/skeleton";
 
-const FEATURES: { key: keyof Plan; label: string }[] = [
+const FEATURES: { key: keyof Plan; label: string | ((plan: Plan) => string) }[] = [
   { key: "customDomains", label: "Custom domains" },
   { key: "passwordProtection", label: "Password-protected links" },
   { key: "expiringLinks", label: "Expiring links" },
-  { key: "fileVersioning", label: "File versions" },
+  { key: "siteExpiry", label: "Site expiry and go-live times" },
+  { key: "deploymentsKept", label: (plan) => (plan.deploymentsKept === null ? "Every version of each site kept" : `Last ${plan.deploymentsKept} versions of each site`) },
   { key: "pointInTimeRecovery", label: "Point-in-time restore" },
 ];
 
@@ -106,7 +107,8 @@ function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
       </dl>
       <ul className="mt-5 flex flex-col gap-2.5 border-t pt-4 text-sm">
         {FEATURES.map(({ key, label }) => {
-          const included = plan[key] === true;
+          // A feature with a plan-dependent label is part of every plan, in its measure.
+          const included = typeof label === "function" || plan[key] === true;
           return (
             <li
               key={key}
@@ -124,7 +126,7 @@ function PlanCard({ plan, current }: { plan: Plan; current: boolean }) {
                 />
               )}
               <span>
-                {label}
+                {typeof label === "function" ? label(plan) : label}
                 <span className="sr-only">
                   {included ? ": included" : ": not included"}
                 </span>

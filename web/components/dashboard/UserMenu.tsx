@@ -1,6 +1,6 @@
 import { useNavigate, Link } from "react-router";
-import { LogOut, Settings } from "lucide-react";
-import { DASHBOARD_TEXT } from "../../../common/texts";
+import { LogOut, Settings, ShieldCheck } from "lucide-react";
+import { DASHBOARD_SHELL_TEXT, DASHBOARD_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
 import { Avatar, AvatarFallback, AvatarImage } from "../ui/avatar";
 import {
@@ -38,10 +38,12 @@ export function UserMenu({
     <Menu>
       <MenuTrigger
         className="cursor-pointer rounded-full outline-offset-2 transition-shadow hover:ring-2 hover:ring-border focus-visible:outline-2 focus-visible:outline-ring"
-        aria-label="Account menu"
+        aria-label={DASHBOARD_SHELL_TEXT.accountMenu}
       >
         <Avatar className="size-9">
-          {avatarUrl && <AvatarImage src={avatarUrl} alt="" />}
+          {avatarUrl && (
+            <AvatarImage src={avatarUrl} alt="" data-testid="avatar-image" />
+          )}
           <AvatarFallback
             data-testid="avatar-initial"
             delayMs={avatarUrl ? 400 : 0}
@@ -70,6 +72,14 @@ export function UserMenu({
             {DASHBOARD_TEXT.nav.settings}
           </Link>
         </MenuItem>
+        {session.account?.isAdmin && (
+          <MenuItem asChild>
+            <Link to="/dashboard/admin">
+              <ShieldCheck aria-hidden />
+              {DASHBOARD_SHELL_TEXT.admin}
+            </Link>
+          </MenuItem>
+        )}
         <MenuSeparator />
         <MenuItem onSelect={logout}>
           <LogOut aria-hidden />

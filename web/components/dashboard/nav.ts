@@ -3,9 +3,10 @@ import {
   LayoutDashboard,
   Globe,
   Settings,
+  ShieldCheck,
   type LucideIcon,
 } from "lucide-react";
-import { DASHBOARD_TEXT } from "../../../common/texts";
+import { DASHBOARD_SHELL_TEXT, DASHBOARD_TEXT } from "../../../common/texts";
 
 export interface NavItem {
   to: string;
@@ -33,3 +34,15 @@ export const MAIN_NAV: NavItem[] = [
 export const SECONDARY_NAV: NavItem[] = [
   { to: "/dashboard/help", label: DASHBOARD_TEXT.nav.help, Icon: HelpCircle },
 ];
+
+/** The operator's page; listed only for admins (the server answers 404 to everyone else). */
+export const ADMIN_NAV: NavItem = {
+  to: "/dashboard/admin",
+  label: DASHBOARD_SHELL_TEXT.admin,
+  Icon: ShieldCheck,
+};
+
+/** The main list for this user: the admin page joins it for admins. */
+export function mainNavFor(isAdmin: boolean): NavItem[] {
+  return isAdmin ? [...MAIN_NAV, ADMIN_NAV] : MAIN_NAV;
+}

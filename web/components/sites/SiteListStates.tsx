@@ -1,9 +1,9 @@
 // The site list's other faces: loading skeletons, no sites yet, no matches, and a failed fetch.
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { AlertTriangle, Globe, Plus, RotateCw, SearchX } from "lucide-react";
 import { SITE_TEXT } from "../../../common/sites";
 import { Button } from "../ui/button";
+import { Placeholder } from "../ui/placeholder";
 import { Skeleton } from "../ui/skeleton";
 
 export function ListSkeleton() {
@@ -35,43 +35,6 @@ export function ListSkeleton() {
           </div>
         ))}
       </div>
-    </div>
-  );
-}
-
-function Placeholder({
-  icon,
-  title,
-  body,
-  children,
-  tone = "default",
-}: {
-  icon: ReactNode;
-  title: string;
-  body: string;
-  children?: ReactNode;
-  tone?: "default" | "error";
-}) {
-  return (
-    <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-16 text-center">
-      <span
-        className={
-          tone === "error"
-            ? "flex size-12 items-center justify-center rounded-full bg-destructive/10 text-destructive"
-            : "flex size-12 items-center justify-center rounded-full bg-accent text-primary"
-        }
-      >
-        {icon}
-      </span>
-      <h2 className="mt-4 text-lg font-semibold tracking-tight">{title}</h2>
-      <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">
-        {body}
-      </p>
-      {children && (
-        <div className="mt-6 flex flex-wrap justify-center gap-2">
-          {children}
-        </div>
-      )}
     </div>
   );
 }

@@ -27,6 +27,9 @@ function site(overrides: Partial<SiteResponse>): SiteResponse {
     live_version: null,
     file_count: 1,
     size: 10,
+    expires_at: null,
+    publish_at: null,
+    password_protected: false,
     ...overrides,
   };
 }

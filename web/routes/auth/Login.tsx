@@ -23,6 +23,13 @@ import { useSession } from "../../lib/session";
 
 const T = AUTH_SCREEN_TEXT.login;
 
+/** The code screen, carrying the return target (left out when it is the default). */
+function twoFactorPathFor(target: string): string {
+  return target === "/dashboard"
+    ? "/auth/two-factor"
+    : `/auth/two-factor?redirect=${encodeURIComponent(target)}`;
+}
+
 export function Login() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -54,7 +61,7 @@ export function Login() {
     }
     setSubmitting(true);
     setError(null);
-    const { error: failure } = await settleAuthCall(
+    const { data, error: failure } = await settleAuthCall(
       authClient.signIn.email({ email: email.trim(), password, rememberMe }),
     );
     if (failure) {
@@ -65,6 +72,11 @@ export function Login() {
       else toast.error(message);
       setError({ message, kind: unverified ? "info" : "error" });
       setSubmitting(false);
+      return;
+    }
+    // Two-factor sign-in: no session yet. The code screen finishes it and goes to the same target.
+    if (data && "twoFactorRedirect" in data && data.twoFactorRedirect) {
+      void navigate(twoFactorPathFor(target));
       return;
     }
     toast.success(AUTH_TEXT.loginSuccess);

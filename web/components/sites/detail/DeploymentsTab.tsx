@@ -8,7 +8,8 @@ import {
   type DeploymentResponse,
   type SiteResponse,
 } from "../../../../common/sites";
-import { useDeployments } from "../../../lib/queries";
+import { useDeployments, useStats } from "../../../lib/queries";
+import { PLANS } from "../../../../common/plans";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -43,6 +44,8 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
   const [target, setTarget] = useState<DeploymentResponse | null>(null);
   const now = useNow(30_000);
   const list = deployments.data;
+  const stats = useStats();
+  const kept = stats.data ? PLANS[stats.data.plan].deploymentsKept : undefined;
   const live = list?.find((deployment) => deployment.is_live) ?? null;
   const goingBack =
     target !== null && live !== null && target.version < live.version;
@@ -70,6 +73,13 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
           <p className="mt-0.5 text-sm text-muted-foreground">
             Every change publishes a new version. Each keeps its own address, so
             you can return to it at any time.
+            {kept !== null && kept !== undefined && (
+              <>
+                {" "}
+                Your plan keeps the last {kept}; older versions are removed
+                when you publish.
+              </>
+            )}
           </p>
         </div>
         <Button

@@ -10,8 +10,13 @@ import {
   CardTitle,
 } from "../../ui/card";
 import { hostOf } from "../site-list";
+import { PasswordCard } from "./PasswordCard";
+import { ScheduleCard } from "./ScheduleCard";
 
-/** The spec's read-only settings; 'Edit Settings' opens the same dialog as 'Edit Site'. */
+/**
+ * The spec's read-only settings ('Edit Settings' opens the same dialog as 'Edit Site'), then
+ * the site's schedule and its password.
+ */
 export function SettingsTab({
   site,
   onEdit,
@@ -20,44 +25,48 @@ export function SettingsTab({
   onEdit: () => void;
 }) {
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 border-b">
-        <div className="grid gap-1.5">
-          <CardTitle className="text-base">General</CardTitle>
-          <CardDescription>
-            How this site is named and where it is served.
-          </CardDescription>
-        </div>
-        <Button variant="outline" onClick={onEdit} disabled={site.is_deleted}>
-          <Pencil aria-hidden />
-          {SITE_TEXT.editSettings}
-        </Button>
-      </CardHeader>
-      <CardContent className="p-0">
-        <dl className="divide-y">
-          <Row label="Site Name">{site.name}</Row>
-          <Row label="Subdomain">
-            <span className="inline-flex max-w-full items-center overflow-hidden rounded-md border bg-muted/40 font-mono text-[13px]">
-              <span className="truncate px-2.5 py-1 font-medium">
-                {site.subdomain}
+    <div className="grid gap-6">
+      <Card>
+        <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 border-b">
+          <div className="grid gap-1.5">
+            <CardTitle className="text-base">General</CardTitle>
+            <CardDescription>
+              How this site is named and where it is served.
+            </CardDescription>
+          </div>
+          <Button variant="outline" onClick={onEdit} disabled={site.is_deleted}>
+            <Pencil aria-hidden />
+            {SITE_TEXT.editSettings}
+          </Button>
+        </CardHeader>
+        <CardContent className="p-0">
+          <dl className="divide-y">
+            <Row label="Site Name">{site.name}</Row>
+            <Row label="Subdomain">
+              <span className="inline-flex max-w-full items-center overflow-hidden rounded-md border bg-muted/40 font-mono text-[13px]">
+                <span className="truncate px-2.5 py-1 font-medium">
+                  {site.subdomain}
+                </span>
+                <span className="truncate border-l bg-muted px-2.5 py-1 text-muted-foreground">
+                  .{hostOf(site.url, site.subdomain)}
+                </span>
               </span>
-              <span className="truncate border-l bg-muted px-2.5 py-1 text-muted-foreground">
-                .{hostOf(site.url, site.subdomain)}
-              </span>
-            </span>
-          </Row>
-          <Row label="Description">
-            {site.description ? (
-              <span className="whitespace-pre-line">{site.description}</span>
-            ) : (
-              <span className="text-muted-foreground italic">
-                No description
-              </span>
-            )}
-          </Row>
-        </dl>
-      </CardContent>
-    </Card>
+            </Row>
+            <Row label="Description">
+              {site.description ? (
+                <span className="whitespace-pre-line">{site.description}</span>
+              ) : (
+                <span className="text-muted-foreground italic">
+                  No description
+                </span>
+              )}
+            </Row>
+          </dl>
+        </CardContent>
+      </Card>
+      <ScheduleCard site={site} />
+      <PasswordCard site={site} />
+    </div>
   );
 }
 

@@ -36,6 +36,7 @@ import { SiteAvatar } from "../SiteAvatar";
 import { SiteStatusBadge } from "../SiteStatusBadge";
 import { displayUrl } from "../site-list";
 import { useDeleteSite, useDeploySite, useRestoreSite } from "./actions";
+import { ScheduleBadge } from "./ScheduleBadge";
 
 export function SiteHeader({
   site,
@@ -68,6 +69,7 @@ export function SiteHeader({
                 {site.name}
               </h1>
               <SiteStatusBadge site={site} />
+              {site.is_deleted ? null : <ScheduleBadge site={site} />}
             </div>
             {live ? (
               <a

@@ -1,0 +1,70 @@
+// The account API: profile, picture, sessions and e-mail preferences (/api/me/*), shared by the
+// server and the dashboard's Settings page. Passwords and two-factor sign-in go through
+// better-auth's own endpoints under /api/auth (change-password, two-factor/*).
+import { z } from "zod";
+
+/** The profile picture: these types only, checked by their first bytes, not by their name. */
+export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+export type AvatarType = (typeof AVATAR_TYPES)[number];
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+export const PROFILE_LIMITS = { fullName: 100, company: 100, website: 200 } as const;
+
+/** PATCH /api/me/profile. Empty strings clear Company and Website. */
+export const ProfileUpdate = z.object({
+  full_name: z.string().trim().min(1, "Please enter your name").max(PROFILE_LIMITS.fullName),
+  company: z.string().trim().max(PROFILE_LIMITS.company),
+  website: z
+    .string()
+    .trim()
+    .max(PROFILE_LIMITS.website)
+    .refine((value) => value === "" || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(value), "Please enter a URL starting with http:// or https://"),
+});
+export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
+
+/** GET and PUT /api/me/notifications. */
+export const NotificationPreferences = z.object({
+  /** A deployment failed (on by default). */
+  deployFailed: z.boolean(),
+  /** A custom domain became active (on by default). */
+  domainActive: z.boolean(),
+  /** A weekly summary of visits (off by default). */
+  weeklySummary: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
+
+/** GET /api/me/sessions: the user's signed-in browsers, the current one first. */
+export interface SessionInfo {
+  id: string;
+  current: boolean;
+  /** "Desktop", "Mobile" or "Tablet"; from the user agent. */
+  device: string;
+  /** e.g. "Chrome 131", "Firefox", or "Unknown browser". */
+  browser: string;
+  /** e.g. "macOS", "Windows", "Android", or null when unknown. */
+  os: string | null;
+  ipAddress: string | null;
+  createdAt: string;
+  lastActiveAt: string;
+}
+export interface SessionsResponse {
+  sessions: SessionInfo[];
+}
+
+/** The account API's messages, shown as they are by the dashboard. */
+export const ACCOUNT_TEXT = {
+  /** A banned user: sign-in (better-auth code ACCOUNT_SUSPENDED) and every API call (403 account_suspended). */
+  suspended: "This account has been suspended. Contact the operator.",
+  avatarTooLarge: "Image too large",
+  avatarTooLargeDetail: "The picture can be 2 MB at most.",
+  avatarUnsupported: "Unsupported image",
+  avatarUnsupportedDetail: "Please upload a PNG, JPEG or WebP image.",
+  avatarNotFound: "No profile picture",
+  sessionNotFound: "Session not found",
+} as const;
+
+/**
+ * better-auth's two-factor checks (sign-in codes, backup codes), per client address: `max`
+ * attempts per `window` seconds. better-auth also locks an account after 10 wrong codes in a row.
+ */
+export const TWO_FACTOR_VERIFY_LIMIT = { window: 5 * 60, max: 10 } as const;

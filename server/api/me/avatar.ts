@@ -1,0 +1,47 @@
+// The profile picture: PUT (multipart, one part named "file"), GET, DELETE /api/me/avatar.
+// Served to its owner only, as an image that cannot become a page: its sniffed type, nosniff,
+// a CSP that allows nothing, and no embedding from other origins (site hosts included).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { MeResponse } from "../../../common/api";
+import type { AppContext } from "../../context";
+import { isNotModified } from "../../edge/http/conditional";
+import { getAvatar, readAvatarUpload, removeAvatar, saveAvatar } from "../../services/avatars";
+import { readUpload } from "../sites/multipart";
+import { requireUser } from "../session";
+import { presentMe } from "./present";
+
+/** Runs after the app-wide security headers, so the picture's stricter ones win. */
+async function imageHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  reply.header("content-security-policy", "default-src 'none'");
+  reply.header("x-content-type-options", "nosniff");
+  reply.header("cross-origin-resource-policy", "same-origin");
+  return payload;
+}
+
+export async function avatarRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.put("/api/me/avatar", async (request): Promise<MeResponse> => {
+    const user = await requireUser(ctx, request);
+    await readUpload(request, async (_fields, file) => saveAvatar(ctx, user.id, await readAvatarUpload(file.file)));
+    return presentMe(ctx, user);
+  });
+
+  app.get("/api/me/avatar", { onSend: imageHeaders }, async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    const avatar = await getAvatar(ctx, user.id);
+    const etag = `"${avatar.sha256}"`;
+    // Private: the URL is the same for everyone, the picture is not. Revalidated every time,
+    // which costs a 304, so a removed or replaced picture never lingers.
+    reply.header("etag", etag).header("cache-control", "private, no-cache").header("vary", "Cookie");
+    if (isNotModified({ ifNoneMatch: request.headers["if-none-match"], ifModifiedSince: undefined }, etag, new Date(0))) {
+      return reply.status(304).send();
+    }
+    reply.type(avatar.type).header("content-length", avatar.size);
+    return reply.send(await avatar.open());
+  });
+
+  app.delete("/api/me/avatar", async (request): Promise<MeResponse> => {
+    const user = await requireUser(ctx, request);
+    await removeAvatar(ctx, user.id);
+    return presentMe(ctx, user);
+  });
+}

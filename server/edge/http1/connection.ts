@@ -1,0 +1,189 @@
+// One client connection on the edge's fast path. node:http spends about a third of a small
+// request's CPU on generic machinery (an IncomingMessage and a ServerResponse per request,
+// header validation, events); this reads plain GET/HEAD heads itself and answers with one
+// write. The first request it cannot take (another host, a Range, a body, odd syntax) hands
+// the connection, with every unanswered byte, to node:http for the rest of its life.
+//
+// Requests are answered strictly in order (HTTP/1.1 pipelining). Reading stops while the client
+// is not reading its answers, or while unread input piles up behind a slow answer.
+import type { Socket } from "node:net";
+import type { OutgoingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { FastifyBaseLogger } from "fastify";
+import type { EdgeReply } from "../reply";
+import { MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./requestHead";
+import { headEnd, responseHead, wholeResponse, WHOLE_MAX_BODY } from "./responseHead";
+
+export interface ConnectionOptions {
+  /** The site label for a Host, or undefined when the host is not a site (→ node:http). */
+  siteLabel(host: string): string | undefined;
+  serve(req: RequestHead, reply: EdgeReply, label: string): void | Promise<void>;
+  /** Gives the socket to node:http. */
+  handOff(socket: Socket): void;
+  log: FastifyBaseLogger;
+  keepAliveMs: number;
+  /** The most a request head may take to arrive in full (slow-header attacks). */
+  headersTimeoutMs: number;
+}
+
+export class EdgeConnection implements EdgeReply {
+  headersSent = false;
+  /** Bytes received and not yet answered. */
+  private input: Buffer | undefined;
+  /** A request is being answered asynchronously. */
+  private busy = false;
+  private closing = false;
+  private current: RequestHead | undefined;
+  private incompleteSince = 0;
+  private host: string | undefined;
+  private label: string | undefined;
+  private readonly keepAliveEnd: string;
+  private static readonly closeEnd = headEnd(undefined);
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly options: ConnectionOptions,
+    private readonly gone: (connection: EdgeConnection) => void,
+  ) {
+    this.keepAliveEnd = headEnd(Math.round(options.keepAliveMs / 1000));
+    socket.on("data", this.onData);
+    socket.on("error", this.onError);
+    socket.on("close", this.onClose);
+    socket.on("timeout", this.onTimeout);
+    socket.setTimeout(options.keepAliveMs);
+  }
+
+  /** Server shutdown: an idle connection closes now, a busy one after its answer. */
+  close(): void {
+    this.closing = true;
+    if (!this.busy) this.socket.destroy();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    this.input = this.input === undefined ? chunk : Buffer.concat([this.input, chunk]);
+    if (!this.busy) this.process();
+    else if (this.input.length > MAX_HEAD_BYTES) this.socket.pause();
+  };
+
+  private readonly onError = (): void => {
+    // Resets and the like: 'close' follows, and there is nobody left to answer.
+  };
+
+  private readonly onClose = (): void => {
+    this.input = undefined;
+    this.gone(this);
+  };
+
+  private readonly onTimeout = (): void => {
+    this.socket.destroy();
+  };
+
+  private process(): void {
+    while (this.input !== undefined) {
+      if (this.socket.writableNeedDrain) return this.waitForClient();
+      const head = parseRequestHead(this.input);
+      if (head === "incomplete") return this.awaitRestOfHead();
+      this.incompleteSince = 0;
+      if (head === "unsupported" || head.range) return this.handOff();
+      // A connection nearly always names one host: its label is worked out once.
+      if (head.host !== this.host) {
+        this.host = head.host;
+        this.label = this.options.siteLabel(head.host);
+      }
+      const label = this.label;
+      if (label === undefined) return this.handOff();
+
+      this.input = head.length === this.input.length ? undefined : this.input.subarray(head.length);
+      this.current = head;
+      this.headersSent = false;
+      let pending: void | Promise<void>;
+      try {
+        pending = this.options.serve(head, this, label);
+      } catch (error) {
+        return this.crash(error);
+      }
+      if (pending !== undefined) {
+        this.busy = true;
+        pending.then(this.resume, (error: unknown) => this.crash(error));
+        return;
+      }
+      if (!this.keepsAlive()) return void this.socket.end();
+    }
+  }
+
+  /** After an asynchronous answer: the next request, if the connection stays. */
+  private readonly resume = (): void => {
+    this.busy = false;
+    if (!this.keepsAlive()) return void this.socket.end();
+    if (this.socket.isPaused()) this.socket.resume();
+    this.process();
+  };
+
+  private keepsAlive(): boolean {
+    return this.current!.keepAlive && !this.closing;
+  }
+
+  private awaitRestOfHead(): void {
+    const now = Date.now();
+    if (this.incompleteSince === 0) this.incompleteSince = now;
+    else if (now - this.incompleteSince > this.options.headersTimeoutMs) this.socket.destroy();
+  }
+
+  /** The client is not reading: stop reading its requests until it catches up. */
+  private waitForClient(): void {
+    this.socket.pause();
+    this.socket.once("drain", () => {
+      this.socket.resume();
+      this.process();
+    });
+  }
+
+  private handOff(): void {
+    const { socket } = this;
+    socket.removeListener("data", this.onData);
+    socket.removeListener("error", this.onError);
+    socket.removeListener("close", this.onClose);
+    socket.removeListener("timeout", this.onTimeout);
+    socket.setTimeout(0);
+    this.gone(this);
+    if (this.input !== undefined) socket.unshift(this.input);
+    this.input = undefined;
+    this.options.handOff(socket);
+    if (socket.isPaused()) socket.resume();
+  }
+
+  private crash(error: unknown): void {
+    this.options.log.error({ err: error, url: this.current?.url }, "edge connection failed");
+    this.socket.destroy();
+  }
+
+  // EdgeReply, for the request being answered (this.current).
+
+  send(status: number, headers: OutgoingHttpHeaders, body?: Buffer): void {
+    const end = this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd;
+    this.headersSent = true;
+    if (body === undefined || body.length === 0) {
+      this.socket.write(responseHead(status, headers, end), "latin1");
+    } else if (body.length <= WHOLE_MAX_BODY) {
+      this.socket.write(wholeResponse(status, headers, body, end));
+    } else {
+      this.socket.cork();
+      this.socket.write(responseHead(status, headers, end), "latin1");
+      this.socket.write(body);
+      this.socket.uncork();
+    }
+  }
+
+  async stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void> {
+    this.socket.write(responseHead(status, headers, this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd), "latin1");
+    this.headersSent = true;
+    // pipeline() waits for the client (backpressure), and destroys the blob stream if the client
+    // goes away; `end: false` keeps the connection for the next request.
+    await pipeline(body, this.socket, { end: false });
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}

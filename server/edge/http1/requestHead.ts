@@ -1,0 +1,120 @@
+// Reads the head of one HTTP/1.1 request, for the edge's fast path. It accepts only the plain
+// case that nearly all traffic to a site is: GET or HEAD, origin-form target, no body, strictly
+// formed header lines. Anything else is "unsupported", and the connection goes to node:http,
+// whose parser handles (or refuses) it. Being strict here costs nothing but a hand-over, so
+// every doubt resolves to "unsupported": never guess at framing.
+
+export interface RequestHead {
+  method: "GET" | "HEAD";
+  /** The request target as sent: path and query. */
+  url: string;
+  host: string;
+  /** The header fields the edge reads; repeated list fields are joined with ", ". */
+  headers: {
+    "accept-encoding"?: string;
+    "if-none-match"?: string;
+    "if-modified-since"?: string;
+    /** Several Cookie fields are joined with "; " (RFC 9113 §8.2.3 and node:http do the same). */
+    cookie?: string;
+  };
+  /** A Range field was sent: the fast path leaves ranges to node:http. */
+  range: boolean;
+  keepAlive: boolean;
+  /** Bytes of the head, the blank line included. */
+  length: number;
+}
+
+export type HeadResult = RequestHead | "incomplete" | "unsupported";
+
+/** Node's default limit too: a longer head goes to node:http, which answers 431. */
+export const MAX_HEAD_BYTES = 16 * 1024;
+const MAX_FIELDS = 100;
+
+const HEAD_END = Buffer.from("\r\n\r\n");
+// Only HTAB, visible ASCII and space, and CR only as part of CRLF. obs-text (bytes ≥ 0x80) and
+// other controls are legal in places but rare: node:http takes those.
+const BAD_BYTES = /[^\t\r\n\x20-\x7e]|\r(?!\n)|(?<!\r)\n/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+export function parseRequestHead(buffer: Buffer): HeadResult {
+  const end = buffer.indexOf(HEAD_END);
+  if (end === -1) return buffer.length > MAX_HEAD_BYTES ? "unsupported" : "incomplete";
+  const length = end + HEAD_END.length;
+  if (length > MAX_HEAD_BYTES) return "unsupported";
+  const text = buffer.toString("latin1", 0, end);
+  if (BAD_BYTES.test(text)) return "unsupported";
+
+  let lineEnd = text.indexOf("\r\n");
+  if (lineEnd === -1) lineEnd = text.length;
+  const method = text.startsWith("GET /") ? "GET" : text.startsWith("HEAD /") ? "HEAD" : undefined;
+  if (method === undefined) return "unsupported";
+  const urlStart = method.length + 1;
+  const space = text.indexOf(" ", urlStart);
+  if (space === -1 || space > lineEnd) return "unsupported";
+  const url = text.slice(urlStart, space);
+  if (url.includes("\t")) return "unsupported";
+  const version = text.slice(space + 1, lineEnd);
+  if (version !== "HTTP/1.1" && version !== "HTTP/1.0") return "unsupported";
+
+  let host: string | undefined;
+  let connection = "";
+  let range = false;
+  let sawLength = false;
+  const headers: RequestHead["headers"] = {};
+  let fields = 0;
+  for (let at = lineEnd + 2; at < text.length; ) {
+    let next = text.indexOf("\r\n", at);
+    if (next === -1) next = text.length;
+    const colon = text.indexOf(":", at);
+    if (colon === -1 || colon > next || ++fields > MAX_FIELDS) return "unsupported";
+    const name = text.slice(at, colon);
+    // Also refuses obs-fold (a line starting with a space) and a space before the colon.
+    if (!TOKEN.test(name)) return "unsupported";
+    // Only SP and HTAB can be at the ends: BAD_BYTES left no other whitespace.
+    const value = text.slice(colon + 1, next).trim();
+    at = next + 2;
+    switch (name.toLowerCase()) {
+      case "host":
+        if (host !== undefined) return "unsupported";
+        host = value;
+        break;
+      case "connection":
+        connection = connection ? `${connection},${value}` : value;
+        break;
+      case "content-length":
+        // A body, or two lengths: framing that node:http must decide.
+        if (sawLength || value !== "0") return "unsupported";
+        sawLength = true;
+        break;
+      case "transfer-encoding":
+      case "expect":
+      case "upgrade":
+        return "unsupported";
+      case "range":
+        range = true;
+        break;
+      case "accept-encoding":
+        headers["accept-encoding"] = headers["accept-encoding"] === undefined ? value : `${headers["accept-encoding"]}, ${value}`;
+        break;
+      case "if-none-match":
+        headers["if-none-match"] = headers["if-none-match"] === undefined ? value : `${headers["if-none-match"]}, ${value}`;
+        break;
+      case "cookie":
+        headers.cookie = headers.cookie === undefined ? value : `${headers.cookie}; ${value}`;
+        break;
+      case "if-modified-since":
+        // A single-value field: the first one counts, as in node:http.
+        headers["if-modified-since"] ??= value;
+        break;
+    }
+  }
+  if (host === undefined) return "unsupported";
+  const keepAlive = version === "HTTP/1.1" ? !hasToken(connection, "close") : hasToken(connection, "keep-alive");
+  return { method, url, host, headers, range, keepAlive, length };
+}
+
+/** Whether a comma-separated field holds `token` (case-insensitive). */
+function hasToken(field: string, token: string): boolean {
+  if (field === "") return false;
+  return field.split(",").some((item) => item.trim().toLowerCase() === token);
+}

@@ -1,0 +1,137 @@
+// Password-protected sites (Pro): the scrypt hash stored on the site, and the signed cookie a
+// visitor gets for one host after entering the password. The cookie names the site, the
+// password's version and its expiry, so another site refuses it and a new password ends it.
+import { createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+const SCRYPT = { N: 16384, r: 8, p: 1 } as const;
+const KEY_BYTES = 32;
+
+function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize("NFKC"), salt, KEY_BYTES, { ...params, maxmem: 128 * params.N * params.r * 2 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
+  });
+}
+
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
+export async function hashSitePassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, SCRYPT);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+}
+
+/** Constant-time comparison of the derived key; a malformed stored hash never matches. */
+export async function verifySitePassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split("$");
+  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
+  const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > 1 << 20) return false;
+  const expected = Buffer.from(parts[5]!, "base64url");
+  const key = await derive(password, Buffer.from(parts[4]!, "base64url"), {
+    N,
+    r,
+    p,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Host-only (no Domain), so it is sent back to the host that set it and no other. */
+export const PASS_COOKIE = "berth_site_pass";
+export const PASS_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
+/** The form posts here; the prefix is reserved on protected hosts only. */
+export const PASSWORD_PATH = "/.berth/password";
+export const RESERVED_PREFIX = "/.berth/";
+export const MAX_FORM_BYTES = 4 * 1024;
+
+/** What the edge needs to issue and check pass cookies. */
+export interface PassKeys {
+  /** HMAC-SHA256 key, derived from the server secret (never the secret itself). */
+  key: Buffer;
+  /** Secure attribute: when the app is served over https. */
+  secure: boolean;
+}
+
+export function passKeys(secret: string, appUrl: string): PassKeys {
+  return {
+    key: createHmac("sha256", secret).update("berth:edge:site-password-cookie").digest(),
+    secure: appUrl.startsWith("https:"),
+  };
+}
+
+function sign(keys: PassKeys, payload: string): string {
+  return createHmac("sha256", keys.key).update(payload).digest("base64url");
+}
+
+/** `siteId.version.expiresSeconds.signature` */
+export function issuePass(keys: PassKeys, siteId: string, version: number, now = Date.now()): string {
+  const payload = `${siteId}.${version}.${Math.floor(now / 1000) + PASS_MAX_AGE_SECONDS}`;
+  return `${payload}.${sign(keys, payload)}`;
+}
+
+export function passCookieHeader(keys: PassKeys, value: string): string {
+  return `${PASS_COOKIE}=${value}; Max-Age=${PASS_MAX_AGE_SECONDS}; Path=/; HttpOnly; SameSite=Lax${keys.secure ? "; Secure" : ""}`;
+}
+
+/** The expiry (epoch ms) of a pass for this site and password version, or 0 when it is not one. */
+export function checkPass(keys: PassKeys, value: string, siteId: string, version: number, now = Date.now()): number {
+  const parts = value.split(".");
+  if (parts.length !== 4 || parts[0] !== siteId || parts[1] !== String(version)) return 0;
+  const expires = Number(parts[2]) * 1000;
+  if (!Number.isSafeInteger(expires) || expires <= now) return 0;
+  const expected = Buffer.from(sign(keys, `${parts[0]}.${parts[1]}.${parts[2]}`));
+  const given = Buffer.from(parts[3]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? expires : 0;
+}
+
+/**
+ * Every value of the pass cookie in a Cookie header. Usually one; but another site under the same
+ * parent domain can toss a cookie of the same name with Domain= set, so the caller must try each
+ * rather than trust the first.
+ */
+export function passesFromCookies(header: string | undefined): string[] {
+  if (!header) return [];
+  const values: string[] = [];
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === PASS_COOKIE) values.push(part.slice(eq + 1).trim());
+  }
+  return values;
+}
+
+/**
+ * Where to send the visitor after the password: a path on this host. Anything that a browser
+ * could read as another origin (`//evil`, `/\evil`, an absolute URL) becomes "/".
+ */
+export function safeNext(next: string | null | undefined): string {
+  if (!next || next[0] !== "/" || next[1] === "/" || next[1] === "\\") return "/";
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f\\]/.test(next)) return "/";
+  return next;
+}
+
+/**
+ * The client's address: the socket's, or behind a trusted proxy the last address in
+ * X-Forwarded-For (the one the proxy itself appended, which a client cannot forge).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const socket = req.socket.remoteAddress ?? "unknown";
+  if (!trustProxy) return socket;
+  const forwarded = req.headers["x-forwarded-for"];
+  const field = Array.isArray(forwarded) ? forwarded.join(",") : forwarded;
+  const last = field?.split(",").pop()?.trim();
+  return last || socket;
+}
+
+/** Reads an urlencoded body up to `limit` bytes; undefined when it is longer. */
+export async function readForm(req: IncomingMessage, limit = MAX_FORM_BYTES): Promise<URLSearchParams | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Past the limit the rest is read and dropped, so the answer can still be sent on this socket.
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size <= limit) chunks.push(chunk as Buffer);
+  }
+  return size > limit ? undefined : new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+}

@@ -1,0 +1,55 @@
+// What the edge reads from a request and how it answers, whichever HTTP layer carries them:
+// the edge's own HTTP/1.1 writer (http1/connection.ts, the fast path) or node:http (requests
+// that layer hands over: Range, bodies, unusual syntax).
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+
+/** The request fields the edge reads. node:http's IncomingMessage is one. */
+export interface EdgeRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: EdgeRequestHeaders;
+}
+
+export interface EdgeRequestHeaders {
+  readonly "accept-encoding"?: string | undefined;
+  readonly "if-none-match"?: string | undefined;
+  readonly "if-modified-since"?: string | undefined;
+  /** Read only on password-protected hosts. */
+  readonly cookie?: string | undefined;
+}
+
+/** One answer. `headers` objects are often reused across requests: never mutate them. */
+export interface EdgeReply {
+  readonly headersSent: boolean;
+  /** A complete answer; no body for HEAD, 304 or an empty file. */
+  send(status: number, headers: OutgoingHttpHeaders, body?: Buffer): void;
+  /**
+   * Headers, then the body from a stream, waiting for the client whenever its buffer is full.
+   * A client that goes away destroys the stream; the promise then rejects.
+   */
+  stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void>;
+  /** Drops the connection: for an error after the headers went out. */
+  destroy(): void;
+}
+
+export function nodeReply(res: ServerResponse): EdgeReply {
+  return {
+    get headersSent() {
+      return res.headersSent;
+    },
+    send(status, headers, body) {
+      res.writeHead(status, headers);
+      res.end(body);
+    },
+    stream(status, headers, body) {
+      res.writeHead(status, headers);
+      return pipeline(body, res);
+    },
+    destroy() {
+      res.destroy();
+    },
+  };
+}
+

@@ -1,0 +1,61 @@
+// The one HTTP server of a Berth process. Connections start on the edge's own HTTP/1.1 layer
+// (edge/http1), which answers plain GET and HEAD requests for site hosts; every other connection
+// is handed to node:http, where site hosts still go to the edge and the rest to Fastify (API and
+// dashboard) or, without those roles, to `fallback`.
+import http from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyBaseLogger } from "fastify";
+import type { EdgeHandler } from "./edge/handler";
+import type { HostRouter } from "./edge/hosts";
+import { EdgeConnection } from "./edge/http1/connection";
+
+export interface ServerOptions {
+  hosts: HostRouter;
+  /** Absent when this process has no edge role. */
+  edge: EdgeHandler | undefined;
+  /** Requests that are not for a site host. */
+  fallback: http.RequestListener;
+  log: FastifyBaseLogger;
+}
+
+export function createBerthServer(options: ServerOptions): http.Server {
+  const { hosts, edge, fallback } = options;
+  const server = http.createServer((req, res) => {
+    const label = edge ? hosts.siteLabel(req.headers.host) : undefined;
+    if (label !== undefined) return edge!.serveNode(req, res, label);
+    fallback(req, res);
+  });
+  if (!edge) return server;
+
+  // node:http's own listener runs for the connections the edge hands over.
+  const nodeListeners = server.listeners("connection") as Array<(socket: Socket) => void>;
+  server.removeAllListeners("connection");
+  const handOff = (socket: Socket) => {
+    for (const listener of nodeListeners) listener.call(server, socket);
+  };
+  const open = new Set<EdgeConnection>();
+  const gone = (connection: EdgeConnection) => open.delete(connection);
+  server.on("connection", (socket: Socket) => {
+    const connection = new EdgeConnection(
+      socket,
+      {
+        siteLabel: (host) => hosts.siteLabel(host),
+        serve: (req, reply, label) => edge.serve(req, reply, label),
+        handOff,
+        log: options.log,
+        keepAliveMs: server.keepAliveTimeout,
+        headersTimeoutMs: server.headersTimeout,
+      },
+      gone,
+    );
+    open.add(connection);
+  });
+  // server.close() calls this; the edge's idle connections must go too, or close() would wait
+  // for them until their keep-alive runs out.
+  const closeNodeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {
+    closeNodeIdle();
+    for (const connection of open) connection.close();
+  };
+  return server;
+}

@@ -1,0 +1,20 @@
+// The operator's view of one user, as the API, the admin page and the CLI show it.
+import type { AdminUser } from "../../../common/admin";
+import type { AdminUserRow } from "../../db/repositories/adminUsers";
+
+export function presentAdminUser(row: AdminUserRow, adminEmails: ReadonlySet<string>): AdminUser {
+  const adminByConfig = adminEmails.has(row.email.toLowerCase());
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    emailVerified: row.emailVerified,
+    plan: row.plan,
+    isAdmin: adminByConfig || row.isAdmin,
+    adminByConfig,
+    bannedAt: row.bannedAt?.toISOString() ?? null,
+    storageBytes: row.storageBytes,
+    siteCount: row.siteCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,99 @@
+// What the row menu's commands do: quick ones run at once (shown in the list before the server
+// answers), ban and delete ask first. Each call gets its own promise, so two quick changes in a
+// row both get their toast. Every outcome ends in a toast; failures carry the server's
+// message.
+import { useState } from "react";
+import { toast } from "sonner";
+import type { AdminUser, AdminUserUpdate } from "../../../common/admin";
+import { PLANS } from "../../../common/plans";
+import { ADMIN_TEXT } from "../../../common/texts";
+import {
+  useDeleteAdminUser,
+  useSendPasswordReset,
+  useUpdateAdminUser,
+} from "../../lib/adminQueries";
+import { errorDescription } from "../sites/detail/actions";
+import type { UserCommand } from "./UserActionsMenu";
+
+function successTitle(update: AdminUserUpdate): string {
+  if (update.plan) return ADMIN_TEXT.planChanged(PLANS[update.plan].name);
+  if (update.banned !== undefined)
+    return update.banned ? ADMIN_TEXT.bannedToast : ADMIN_TEXT.unbannedToast;
+  return update.isAdmin ? ADMIN_TEXT.promoted : ADMIN_TEXT.demoted;
+}
+
+export function useUserCommands() {
+  const update = useUpdateAdminUser();
+  const reset = useSendPasswordReset();
+  const remove = useDeleteAdminUser();
+  const [banTarget, setBanTarget] = useState<AdminUser | null>(null);
+  const [deleteTarget, setDeleteTarget] = useState<AdminUser | null>(null);
+
+  function patch(user: AdminUser, changes: AdminUserUpdate) {
+    void update.mutateAsync({ user, update: changes }).then(
+      (saved) =>
+        toast.success(successTitle(changes), { description: saved.email }),
+      (error: unknown) =>
+        toast.error(ADMIN_TEXT.actionFailed, {
+          description: errorDescription(error),
+        }),
+    );
+  }
+
+  function run(user: AdminUser, command: UserCommand) {
+    switch (command.kind) {
+      case "plan":
+        return patch(user, { plan: command.plan });
+      case "ban":
+        return setBanTarget(user);
+      case "unban":
+        return patch(user, { banned: false });
+      case "admin":
+        return patch(user, { isAdmin: command.isAdmin });
+      case "passwordReset":
+        return void reset.mutateAsync(user).then(
+          () =>
+            toast.success(ADMIN_TEXT.resetSent, {
+              description: ADMIN_TEXT.resetSentBody(user.email),
+            }),
+          (error: unknown) =>
+            toast.error(ADMIN_TEXT.resetFailed, {
+              description: errorDescription(error),
+            }),
+        );
+      case "delete":
+        return setDeleteTarget(user);
+    }
+  }
+
+  function confirmBan(user: AdminUser) {
+    setBanTarget(null);
+    patch(user, { banned: true });
+  }
+
+  function confirmDelete(user: AdminUser) {
+    void remove.mutateAsync(user).then(
+      () => {
+        setDeleteTarget(null);
+        toast.success(ADMIN_TEXT.deleted, {
+          description: ADMIN_TEXT.deletedBody(user.email),
+        });
+      },
+      (error: unknown) =>
+        toast.error(ADMIN_TEXT.deleteFailed, {
+          description: errorDescription(error),
+        }),
+    );
+  }
+
+  return {
+    run,
+    banTarget,
+    closeBan: () => setBanTarget(null),
+    confirmBan,
+    deleteTarget,
+    deletePending: remove.isPending,
+    closeDelete: () => setDeleteTarget(null),
+    confirmDelete,
+  };
+}

@@ -1,0 +1,120 @@
+// Asks for the account password before a sensitive change (two-factor on or off, new backup
+// codes). `onConfirm` returns the server's refusal, shown under the field, or null.
+import { useState, type FormEvent } from "react";
+import { SETTINGS_TEXT } from "../../../common/texts";
+import { FormField, describedBy } from "../auth/FormField";
+import { Button } from "../ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from "../ui/dialog";
+import { PasswordInput } from "../ui/password-input";
+import { Spinner } from "../ui/spinner";
+
+const T = SETTINGS_TEXT.twoFactor;
+
+type Confirm = (password: string) => Promise<string | null>;
+
+export function PasswordDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  destructive = false,
+  onConfirm,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  destructive?: boolean;
+  onConfirm: Confirm;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <DialogContent className="max-w-md">
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        <PasswordForm
+          confirmLabel={confirmLabel}
+          destructive={destructive}
+          onBusyChange={setBusy}
+          onConfirm={onConfirm}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The field and buttons; mounted fresh each time its dialog opens, so it starts empty. */
+export function PasswordForm({
+  confirmLabel,
+  destructive = false,
+  onBusyChange,
+  onConfirm,
+}: {
+  confirmLabel: string;
+  destructive?: boolean;
+  onBusyChange?: (busy: boolean) => void;
+  onConfirm: Confirm;
+}) {
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!password) {
+      setError(SETTINGS_TEXT.password.currentRequired);
+      document.getElementById("confirm-password")?.focus();
+      return;
+    }
+    setBusy(true);
+    onBusyChange?.(true);
+    const failure = await onConfirm(password);
+    setBusy(false);
+    onBusyChange?.(false);
+    if (failure) {
+      setError(failure);
+      document.getElementById("confirm-password")?.focus();
+    }
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="mt-5 grid gap-5">
+      <FormField id="confirm-password" label={T.password} error={error}>
+        <PasswordInput
+          id="confirm-password"
+          autoComplete="current-password"
+          autoFocus
+          value={password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setError(undefined);
+          }}
+          {...describedBy("confirm-password", error)}
+        />
+      </FormField>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <DialogClose asChild>
+          <Button type="button" variant="outline" disabled={busy}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" variant={destructive ? "destructive" : "default"} disabled={busy}>
+          {busy && <Spinner className="size-4 text-current" label="Checking" />}
+          {confirmLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

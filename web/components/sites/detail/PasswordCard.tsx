@@ -1,0 +1,235 @@
+// The Settings tab's Password card (Pro): every address of the site asks visitors for this
+// password first. Setting or changing it ends every visitor's access (their cookie names the
+// old password's version). A Free user sees the fields disabled and a way to the plans dialog;
+// removing stays possible, so a site protected while on Pro can be opened after a downgrade.
+import { ProFeaturePrompt } from "./ProFeaturePrompt";
+import { useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { LockKeyhole } from "lucide-react";
+import { toast } from "sonner";
+import { PLANS } from "../../../../common/plans";
+import {
+  SetSitePasswordRequest,
+  SITE_PASSWORD_TEXT,
+  type SiteResponse,
+} from "../../../../common/sites";
+import { api, ApiError } from "../../../lib/api";
+import { queryKeys, useStats } from "../../../lib/queries";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from "../../ui/alert-dialog";
+import { Button } from "../../ui/button";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from "../../ui/card";
+import { FieldError } from "../../ui/field-error";
+import { Label } from "../../ui/label";
+import { PasswordInput } from "../../ui/password-input";
+import { Spinner } from "../../ui/spinner";
+import { errorDescription, siteUrl } from "./actions";
+
+interface Errors {
+  password?: string | undefined;
+  confirm?: string | undefined;
+}
+
+export function PasswordCard({ site }: { site: SiteResponse }) {
+  const queryClient = useQueryClient();
+  const stats = useStats();
+  const planId = stats.data?.plan;
+  // Until the plan is known the fields wait, rather than flash an upgrade prompt at Pro users.
+  const allowed = planId ? PLANS[planId].passwordProtection : false;
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [confirmRemove, setConfirmRemove] = useState(false);
+
+  const updated = (next: SiteResponse) => {
+    queryClient.setQueryData(queryKeys.site(site.id), next);
+    void queryClient.invalidateQueries({
+      queryKey: queryKeys.sites,
+      exact: true,
+    });
+  };
+
+  const save = useMutation({
+    mutationFn: (body: SetSitePasswordRequest) =>
+      api<SiteResponse>(siteUrl(site.id, "/password"), {
+        method: "PUT",
+        json: body,
+      }),
+    onSuccess: (next) => {
+      updated(next);
+      setPassword("");
+      setConfirm("");
+      setErrors({});
+      toast.success(SITE_PASSWORD_TEXT.saved);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.fields)
+        setErrors({ password: error.fields.password });
+      toast.error(SITE_PASSWORD_TEXT.saveFailed, {
+        description: errorDescription(error),
+      });
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: () =>
+      api<SiteResponse>(siteUrl(site.id, "/password"), { method: "DELETE" }),
+    onSuccess: (next) => {
+      updated(next);
+      setConfirmRemove(false);
+      toast.success(SITE_PASSWORD_TEXT.removed);
+    },
+    onError: (error) =>
+      toast.error(SITE_PASSWORD_TEXT.removeFailed, {
+        description: errorDescription(error),
+      }),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = SetSitePasswordRequest.safeParse({ password });
+    if (!parsed.success)
+      return setErrors({ password: parsed.error.issues[0]?.message });
+    if (confirm !== password)
+      return setErrors({ confirm: SITE_PASSWORD_TEXT.mismatch });
+    save.mutate(parsed.data);
+  };
+
+  const busy = save.isPending || remove.isPending;
+  const disabled = !allowed || busy || site.is_deleted;
+  const isProtected = site.password_protected;
+
+  return (
+    <Card>
+      <form noValidate onSubmit={submit}>
+        <CardHeader className="border-b">
+          <CardTitle className="flex flex-wrap items-center gap-2 text-base">
+            <LockKeyhole className="size-4 text-muted-foreground" aria-hidden />
+            Password
+            <span
+              className={
+                isProtected
+                  ? "rounded-full bg-primary/10 px-2 py-0.5 text-xs font-medium text-primary"
+                  : "rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground"
+              }
+            >
+              {isProtected ? "Protected" : "Not protected"}
+            </span>
+          </CardTitle>
+          <CardDescription>
+            Visitors must enter this password before they see any page or file
+            of the site. Changing it signs every visitor out.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5 pt-6 sm:grid-cols-2">
+          <div className="grid content-start gap-2">
+            <Label htmlFor="site-password">
+              {isProtected ? "New password" : "Password"}
+            </Label>
+            <PasswordInput
+              id="site-password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => {
+                setPassword(event.target.value);
+                setErrors({});
+              }}
+              disabled={disabled}
+              aria-invalid={errors.password ? true : undefined}
+              aria-describedby={
+                errors.password ? "site-password-error" : undefined
+              }
+            />
+            <FieldError id="site-password-error" message={errors.password} />
+          </div>
+          <div className="grid content-start gap-2">
+            <Label htmlFor="site-password-confirm">Confirm password</Label>
+            <PasswordInput
+              id="site-password-confirm"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(event) => {
+                setConfirm(event.target.value);
+                setErrors((e) => ({ ...e, confirm: undefined }));
+              }}
+              disabled={disabled}
+              aria-invalid={errors.confirm ? true : undefined}
+              aria-describedby={
+                errors.confirm ? "site-password-confirm-error" : undefined
+              }
+            />
+            <FieldError
+              id="site-password-confirm-error"
+              message={errors.confirm}
+            />
+          </div>
+          {planId && !allowed ? (
+            <ProFeaturePrompt feature="Password protection is a Pro feature." action="Upgrade to Pro to protect this site." planId={planId} />
+          ) : null}
+        </CardContent>
+        <CardFooter className="flex flex-wrap justify-end gap-2 border-t pt-4">
+          <AlertDialog
+            open={confirmRemove}
+            onOpenChange={(open) => !remove.isPending && setConfirmRemove(open)}
+          >
+            <AlertDialogTrigger asChild>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={!isProtected || busy || site.is_deleted}
+              >
+                Remove password
+              </Button>
+            </AlertDialogTrigger>
+            <AlertDialogContent>
+              <AlertDialogHeader>
+                <AlertDialogTitle>Remove the password?</AlertDialogTitle>
+                <AlertDialogDescription>
+                  Anyone with the address will be able to see the site again.
+                </AlertDialogDescription>
+              </AlertDialogHeader>
+              <AlertDialogFooter>
+                <AlertDialogCancel disabled={remove.isPending}>
+                  Cancel
+                </AlertDialogCancel>
+                <AlertDialogAction
+                  variant="destructive"
+                  disabled={remove.isPending}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    remove.mutate();
+                  }}
+                >
+                  {remove.isPending && (
+                    <Spinner className="size-4 text-current" label="Removing" />
+                  )}
+                  Remove
+                </AlertDialogAction>
+              </AlertDialogFooter>
+            </AlertDialogContent>
+          </AlertDialog>
+          <Button type="submit" disabled={disabled}>
+            {save.isPending ? <Spinner /> : null}
+            {isProtected ? "Change password" : "Set password"}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}

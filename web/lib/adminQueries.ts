@@ -1,0 +1,127 @@
+// The admin page's server state (/api/admin/*). Every query sits under ["admin"], so a write can
+// refresh every page of the user list at once. Writes to a user are applied to the cached pages at
+// once (optimistic) and rolled back if the server refuses them.
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
+import type {
+  AdminUser,
+  AdminUserUpdate,
+  AdminUsersResponse,
+} from "../../common/admin";
+import { api } from "./api";
+
+export const adminKeys = {
+  all: ["admin"] as const,
+  users: ["admin", "users"] as const,
+  userPage: (search: string, page: number) =>
+    ["admin", "users", search, page] as const,
+};
+
+export function adminUsersPath(search: string, page: number): string {
+  const params = new URLSearchParams();
+  if (search) params.set("search", search);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return `/api/admin/users${query ? `?${query}` : ""}`;
+}
+
+function userPath(id: string, rest = ""): string {
+  return `/api/admin/users/${encodeURIComponent(id)}${rest}`;
+}
+
+/** One page of users, newest first. The previous page stays on screen while the next loads. */
+export function useAdminUsers(search: string, page: number) {
+  return useQuery({
+    queryKey: adminKeys.userPage(search, page),
+    queryFn: () => api<AdminUsersResponse>(adminUsersPath(search, page)),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+  });
+}
+
+type Snapshot = [readonly unknown[], AdminUsersResponse | undefined][];
+
+function patchCachedUser(
+  queryClient: QueryClient,
+  id: string,
+  patch: (user: AdminUser) => AdminUser,
+): void {
+  queryClient.setQueriesData<AdminUsersResponse>(
+    { queryKey: adminKeys.users },
+    (data) =>
+      data && {
+        ...data,
+        users: data.users.map((user) => (user.id === id ? patch(user) : user)),
+      },
+  );
+}
+
+/** What the row shows while the server applies `update`. */
+export function applyUpdate(
+  user: AdminUser,
+  update: AdminUserUpdate,
+): AdminUser {
+  return {
+    ...user,
+    ...(update.plan !== undefined && { plan: update.plan }),
+    ...(update.isAdmin !== undefined && { isAdmin: update.isAdmin }),
+    ...(update.banned !== undefined && {
+      bannedAt: update.banned
+        ? (user.bannedAt ?? new Date().toISOString())
+        : null,
+    }),
+  };
+}
+
+/** PATCH /api/admin/users/:id: plan, ban, admin. */
+export function useUpdateAdminUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { user: AdminUser; update: AdminUserUpdate }) =>
+      api<AdminUser>(userPath(input.user.id), {
+        method: "PATCH",
+        json: input.update,
+      }),
+    onMutate: async ({ user, update }): Promise<Snapshot> => {
+      await queryClient.cancelQueries({ queryKey: adminKeys.users });
+      const snapshot = queryClient.getQueriesData<AdminUsersResponse>({
+        queryKey: adminKeys.users,
+      });
+      patchCachedUser(queryClient, user.id, (cached) =>
+        applyUpdate(cached, update),
+      );
+      return snapshot;
+    },
+    onSuccess: (saved) => patchCachedUser(queryClient, saved.id, () => saved),
+    onError: (_error, _input, snapshot) => {
+      for (const [key, data] of snapshot ?? [])
+        queryClient.setQueryData(key, data);
+    },
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+  });
+}
+
+/** POST /api/admin/users/:id/password-reset: mails the user a reset link. */
+export function useSendPasswordReset() {
+  return useMutation({
+    mutationFn: (user: AdminUser) =>
+      api<unknown>(userPath(user.id, "/password-reset"), { method: "POST" }),
+  });
+}
+
+/** DELETE /api/admin/users/:id: the account and everything it owns. */
+export function useDeleteAdminUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (user: AdminUser) =>
+      api<unknown>(userPath(user.id), { method: "DELETE" }),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+  });
+}
