@@ -15,8 +15,10 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DOMAIN_STATUSES } from "../../common/domains";
 import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -162,6 +164,8 @@ export const sites = pgTable(
     password_hash: text("password_hash"),
     // Bumped on every change of the password; signed into visitors' cookies, so a change ends them.
     password_version: integer("password_version").notNull().default(0),
+    // Pro: "private" serves the site only to browsers that opened one of its share links.
+    visibility: text("visibility", { enum: ["public", "private"] }).notNull().default("public"),
   },
   (t) => [
     index("sites_user_id_created_at_idx").on(t.user_id, t.created_at),
@@ -291,3 +295,84 @@ export const contactMessages = pgTable("contact_messages", {
   delivery_error: text("delivery_error"),
   created_at: createdAt(),
 });
+
+/**
+ * Custom domains (Pro). A row is one account's claim on a hostname for one of its sites. Claims
+ * that are not verified may coexist across accounts (whoever proves the TXT record first wins);
+ * once verified, a hostname belongs to that claim alone (the partial unique index).
+ * Provisioning is a durable job: status + next_attempt_at are the schedule, so a restart resumes.
+ */
+export const domains = pgTable(
+  "domains",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** Lower case, ASCII (punycode), no trailing dot. */
+    hostname: text("hostname").notNull(),
+    /** The value of the TXT record `_berth.{hostname}` that proves ownership. */
+    verification_token: text("verification_token").notNull(),
+    status: text("status", { enum: DOMAIN_STATUSES }).notNull().default("pending"),
+    /** Tries used by the current step (up to 10, 5 s apart). */
+    attempts: integer("attempts").notNull().default(0),
+    next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }),
+    /** The spec's error text of the last failure, shown on the domain. */
+    error: text("error"),
+    verified_at: timestamp("verified_at", { withTimezone: true }),
+    activated_at: timestamp("activated_at", { withTimezone: true }),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [
+    unique("domains_user_id_hostname_key").on(t.user_id, t.hostname),
+    uniqueIndex("domains_verified_hostname_key").on(t.hostname).where(sql`${t.verified_at} is not null`),
+    index("domains_site_id_idx").on(t.site_id),
+    index("domains_due_idx").on(t.next_attempt_at),
+    check("domains_status_check", sql`${t.status} in ('pending', 'dns_check', 'certificate', 'active', 'failed')`),
+  ],
+);
+
+/** Private share links (Pro): each opens a site for one browser, with its own limits. */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // The URL's token is not stored: it is the id with an HMAC of it under a key derived from the
+    // server secret, so a tampered token is refused before any query, and the owner can see the
+    // URL again at any time.
+    name: text("name").notNull(),
+    expires_at: timestamp("expires_at", { withTimezone: true }),
+    /** scrypt, as sites.password_hash; null: the link needs no password. */
+    password_hash: text("password_hash"),
+    max_views: integer("max_views"),
+    views: integer("views").notNull().default(0),
+    revoked_at: timestamp("revoked_at", { withTimezone: true }),
+    created_at: createdAt(),
+  },
+  (t) => [index("share_links_site_id_idx").on(t.site_id)],
+);
+
+/** Each open of a share link: the short access log the dashboard shows. No IP address is kept. */
+export const shareLinkOpens = pgTable(
+  "share_link_opens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    link_id: uuid("link_id")
+      .notNull()
+      .references(() => shareLinks.id, { onDelete: "cascade" }),
+    opened_at: timestamp("opened_at", { withTimezone: true }).notNull().defaultNow(),
+    country: text("country"),
+    user_agent: text("user_agent"),
+  },
+  (t) => [index("share_link_opens_link_id_opened_at_idx").on(t.link_id, t.opened_at)],
+);

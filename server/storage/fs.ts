@@ -51,7 +51,7 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       } finally {
         // pipeline() can reject (a failing source) while the sink is still opening; removing the
         // temp file before its open() completes would leave it behind, so wait for the close.
-        if (!sink.closed) await new Promise((resolve) => sink.once("close", resolve));
+        if (!sink.closed) await new Promise<void>((resolve) => sink.once("close", () => resolve()));
         await rm(tmpPath, { force: true });
       }
     },
