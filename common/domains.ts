@@ -42,6 +42,8 @@ export const DOMAIN_TEXT = {
   removed: "Domain removed",
   removeFailed: "Failed to remove domain",
   checking: "Checking DNS again",
+  alias: "Your DNS provider may call this record ALIAS, ANAME or CNAME flattening.",
+  notFound: "Domain not found",
 } as const;
 
 /** The text shown for each status in the dashboard. */
@@ -85,9 +87,13 @@ export const AddDomainRequest = z.object({
 });
 export type AddDomainRequest = z.infer<typeof AddDomainRequest>;
 
-/** A DNS record the user must create at their DNS provider. */
+/**
+ * A DNS record the user must create at their DNS provider. ALIAS is given for an apex domain when
+ * the operator has no fixed addresses (BERTH_PUBLIC_IPS): a CNAME-like record at the apex, which
+ * providers call ALIAS, ANAME or CNAME flattening (DOMAIN_TEXT.alias).
+ */
 export const DnsRecord = z.object({
-  type: z.enum(["CNAME", "A", "AAAA", "TXT"]),
+  type: z.enum(["CNAME", "ALIAS", "A", "AAAA", "TXT"]),
   name: z.string(),
   value: z.string(),
 });
@@ -115,3 +121,16 @@ export type DomainResponse = z.infer<typeof DomainResponse>;
 
 export const DomainListResponse = z.object({ domains: z.array(DomainResponse) });
 export type DomainListResponse = z.infer<typeof DomainListResponse>;
+
+/** The dashboard's texts around domains beyond the API's own. */
+export const DOMAIN_UI_TEXT = {
+  checkFailed: "Failed to check the domain",
+  noDomains: "No custom domains yet",
+  noSites: "Create a site first, then add a domain to it.",
+  siteRequired: "Choose a site",
+} as const;
+
+/** A domain whose provisioning job is still running: its status will change without a click. */
+export function isProvisioning(status: DomainStatus): boolean {
+  return status === "pending" || status === "dns_check" || status === "certificate";
+}

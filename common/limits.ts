@@ -17,3 +17,6 @@ export const CONTACT_FIELD_MAX = { name: 100, email: 254, subject: 200, message:
 
 /** Wrong site passwords on the edge's password page, per site and client address. */
 export const SITE_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
+
+/** Wrong share-link passwords, per link and client address. */
+export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;

@@ -15,6 +15,7 @@ export const APP_ROUTES = [
   "/dashboard/sites",
   "/dashboard/sites/new",
   "/dashboard/sites/:id",
+  "/dashboard/domains",
   "/dashboard/settings",
   "/dashboard/admin",
 ] as const;

@@ -105,3 +105,36 @@ export function shareLinkState(
   if (link.max_views !== null && link.views >= link.max_views) return "exhausted";
   return "active";
 }
+
+/** The dashboard's words for a link's state. */
+export const SHARE_LINK_STATE_LABELS: Record<ShareLinkState, string> = {
+  active: "Active",
+  expired: "Expired",
+  revoked: "Revoked",
+  exhausted: "Exhausted",
+};
+
+/** The dashboard's texts around share links beyond the API's own. */
+export const SHARE_LINK_UI_TEXT = {
+  privateSwitch: "Private: only share links",
+  updateFailed: "Failed to update share link",
+  deleteFailed: "Failed to delete share link",
+  noLinks: "No share links yet",
+  noOpens: "Nobody has opened this link yet",
+  logFailed: "Failed to load the access log",
+} as const;
+
+/** What a site's hosts show around share links and private sites (server/edge/pages.ts). */
+export const SHARE_PAGE_TEXT = {
+  goneTitle: "This link has expired",
+  goneBody: "This share link is no longer valid. Ask the person who shared it with you for a new one.",
+  notFoundTitle: "Link not found",
+  notFoundBody: "This share link is not valid. Check that you copied the whole address.",
+  privateTitle: "This site is private",
+  privateBody: "Only people with a share link from its owner can view this site.",
+  passwordTitle: "This link is password protected",
+  passwordBody: "Enter the link's password to view the site.",
+  wrongPassword: "That password is not right. Try again.",
+  tooManyPasswords: "Too many wrong passwords. Wait a few minutes, then try again.",
+  tooLarge: "That request was too large.",
+} as const;

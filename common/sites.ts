@@ -27,6 +27,7 @@
 // `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./limits";
+import { SITE_VISIBILITIES } from "./shareLinks";
 
 export const SITE_STATUSES = ["pending", "active", "deleted"] as const;
 export type SiteStatus = (typeof SITE_STATUSES)[number];
@@ -130,6 +131,8 @@ export const SiteResponse = z.object({
   publish_at: z.string().nullable(),
   /** Every host of the site asks for a password first. The hash never leaves the server. */
   password_protected: z.boolean(),
+  /** "private": the site's hosts answer only browsers that opened one of its share links (Pro). */
+  visibility: z.enum(SITE_VISIBILITIES),
 });
 export type SiteResponse = z.infer<typeof SiteResponse>;
 
@@ -293,5 +296,7 @@ export type StatsResponse = z.infer<typeof StatsResponse>;
 export const ServerEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("deployment"), site_id: z.string(), deployment: DeploymentResponse }),
   z.object({ type: z.literal("site"), site_id: z.string() }),
+  /** A custom domain of the site changed (added, a provisioning step, failed, removed): refetch it. */
+  z.object({ type: z.literal("domain"), site_id: z.string(), domain_id: z.string().optional() }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -27,6 +27,7 @@ describe("routes", () => {
     expect(isAppRoute("/")).toBe(true);
     expect(isAppRoute("/dashboard/")).toBe(true);
     expect(isAppRoute("/auth/login")).toBe(true);
+    expect(isAppRoute("/dashboard/domains")).toBe(true);
     expect(isAppRoute("/auth/nope")).toBe(false);
     expect(isAppRoute("/dashboard/nope")).toBe(false);
   });

@@ -45,6 +45,7 @@ export const DASHBOARD_TEXT = {
   nav: {
     dashboard: "Dashboard",
     sites: "My Sites",
+    domains: "Domains",
     settings: "Settings",
     help: "Help & Support",
     logout: "Logout",

@@ -14,6 +14,8 @@ import { fileRoutes } from "./api/files/routes";
 import { deploymentRoutes } from "./api/deployments/routes";
 import { eventRoutes } from "./api/events/routes";
 import { adminRoutes } from "./api/admin/routes";
+import { shareLinkRoutes } from "./api/shareLinks/routes";
+import { domainRoutes, tlsAskRoutes } from "./api/domains/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
@@ -74,6 +76,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await deploymentRoutes(api, ctx);
     await eventRoutes(api, ctx);
     await adminRoutes(api, ctx);
+    await shareLinkRoutes(api, ctx);
+    await domainRoutes(api, ctx);
+    await tlsAskRoutes(api, ctx);
   }, { logLevel: "warn" });
   if (options.webDir) await app.register((scope) => webRoutes(scope, options.webDir!), { logLevel: "warn" });
   else {

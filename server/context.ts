@@ -7,6 +7,8 @@ import type { LegalDocuments } from "./legal/documents";
 import type { BlobStore } from "./storage/blobStore";
 import type { BerthEvents } from "./events";
 import type { SiteUrls } from "./edge/urls";
+import type { DomainRegistry } from "./edge/customDomains";
+import type { ShareKeys } from "./edge/shareTokens";
 
 /** What every route and service may use. Built once in main.ts (or per test in test/support.ts). */
 export interface AppContext {
@@ -19,4 +21,8 @@ export interface AppContext {
   blobs: BlobStore;
   events: BerthEvents;
   urls: SiteUrls;
+  /** Active custom domains in memory: the host router and /internal/tls/ask read it (edge/customDomains.ts). */
+  domains: DomainRegistry;
+  /** Share links' token and cookie keys, derived from the server secret (edge/shareTokens.ts). */
+  shareKeys: ShareKeys;
 }

@@ -124,3 +124,37 @@ describe("loadEnv: blob storage in a bucket", () => {
     expect(problemsOf({ BERTH_S3_BUCKET: "blobs", AWS_ACCESS_KEY_ID: "AKIA" }).join("\n")).toContain("AWS_SECRET_ACCESS_KEY");
   });
 });
+
+describe("loadEnv: custom-domain DNS", () => {
+  it("uses the system resolver and no fixed addresses by default", () => {
+    const env = loadEnv({}, []);
+    expect(env.dnsServers).toBeUndefined();
+    expect(env.publicIps).toEqual([]);
+  });
+
+  it("takes DNS servers with or without ports, IPv6 in brackets", () => {
+    expect(loadEnv({ BERTH_DNS_SERVERS: "1.1.1.1, 127.0.0.1:5353,[::1]:53,2606:4700::1111" }, []).dnsServers).toEqual([
+      "1.1.1.1",
+      "127.0.0.1:5353",
+      "[::1]:53",
+      "2606:4700::1111",
+    ]);
+  });
+
+  it("takes public addresses in canonical form, once each", () => {
+    expect(loadEnv({ BERTH_PUBLIC_IPS: "192.0.2.1, 2001:DB8:0:0:0:0:0:1, 192.0.2.1" }, []).publicIps).toEqual(["192.0.2.1", "2001:db8::1"]);
+  });
+
+  it("names every bad entry", () => {
+    let error: unknown;
+    try {
+      loadEnv({ BERTH_DNS_SERVERS: "dns.example.com,1.1.1.1:99999", BERTH_PUBLIC_IPS: "berth.example.com" }, []);
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as EnvError).problems.join("\n");
+    expect(problems).toContain('BERTH_DNS_SERVERS: "dns.example.com"');
+    expect(problems).toContain('BERTH_DNS_SERVERS: "1.1.1.1:99999"');
+    expect(problems).toContain('BERTH_PUBLIC_IPS: "berth.example.com"');
+  });
+});

@@ -1,6 +1,8 @@
 // Every setting Berth reads, parsed and checked once at startup. A bad or missing value never
 // surfaces at the first request: loadEnv collects every problem and the process exits with the list.
+import { isIP } from "node:net";
 import path from "node:path";
+import { canonicalIp } from "./dns";
 import { z } from "zod";
 
 const port = z.coerce
@@ -104,6 +106,10 @@ const Schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   // Which roles this process runs: any of api, web, edge, worker. --roles= on the command line wins.
   BERTH_ROLES: z.string().default("api,web,edge,worker"),
+  // DNS servers for custom-domain checks, comma-separated `ip` or `ip:port` ([ipv6]:port). Unset: the system resolver.
+  BERTH_DNS_SERVERS: z.preprocess(blankToUndefined, z.string().optional()),
+  // Comma-separated IPv4/IPv6 addresses of Berth that apex custom domains point A/AAAA records at. Unset: apex domains use ALIAS/ANAME to the site's host.
+  BERTH_PUBLIC_IPS: z.preprocess(blankToUndefined, z.string().optional()),
   // Megabytes of small site files the edge keeps in memory; larger files are always streamed.
   BERTH_EDGE_CACHE_MB: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(256),
   // fatal, error, warn, info, debug, trace or silent.
@@ -152,6 +158,10 @@ export interface Env {
   roles: ReadonlySet<Role>;
   logLevel: string;
   edgeCacheBytes: number;
+  /** Servers for custom-domain DNS checks, as node:dns setServers takes them; undefined: the system's. */
+  dnsServers: string[] | undefined;
+  /** Canonical addresses apex custom domains point at; empty: they use ALIAS/ANAME to the site's host. */
+  publicIps: string[];
 }
 
 export class EnvError extends Error {
@@ -177,6 +187,32 @@ function parseAdminEmails(raw: string, problems: string[]): Set<string> {
     else problems.push(`BERTH_ADMIN_EMAILS: "${part}" is not an e-mail address`);
   }
   return emails;
+}
+
+/** `1.2.3.4`, `1.2.3.4:53`, `::1` or `[::1]:53`, each checked, in node:dns setServers form. */
+function parseDnsServers(raw: string | undefined, problems: string[]): string[] | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const servers: string[] = [];
+  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+    const match = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(part) ?? /^([^:]+):(\d{1,5})$/.exec(part) ?? [part, part, undefined];
+    const [, address, portText] = match;
+    const portNumber = portText === undefined ? 53 : Number(portText);
+    if (!isIP(address ?? "") || portNumber < 1 || portNumber > 65535) {
+      problems.push(`BERTH_DNS_SERVERS: "${part}" is not an address such as 1.1.1.1, 1.1.1.1:53 or [2606:4700::1111]:53`);
+    } else servers.push(part);
+  }
+  return servers.length > 0 ? servers : undefined;
+}
+
+/** Addresses in a canonical form, so a DNS answer compares equal however either was written. */
+function parsePublicIps(raw: string | undefined, problems: string[]): string[] {
+  const addresses: string[] = [];
+  for (const part of (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const canonical = canonicalIp(part);
+    if (canonical === undefined) problems.push(`BERTH_PUBLIC_IPS: "${part}" is not an IPv4 or IPv6 address`);
+    else if (!addresses.includes(canonical)) addresses.push(canonical);
+  }
+  return addresses;
 }
 
 /** S3 settings that would silently do nothing, or credentials that cannot work, are mistakes worth stopping for. */
@@ -210,6 +246,8 @@ export function loadEnv(
   const roles = parseRoles(rolesArg ?? source.BERTH_ROLES ?? "api,web,edge,worker", problems);
   checkS3(source, problems);
   const adminEmails = parseAdminEmails(source.BERTH_ADMIN_EMAILS ?? "", problems);
+  const dnsServers = parseDnsServers(source.BERTH_DNS_SERVERS, problems);
+  const publicIps = parsePublicIps(source.BERTH_PUBLIC_IPS, problems);
   if (!parsed.success || problems.length > 0) throw new EnvError(problems);
 
   const v = parsed.data;
@@ -245,5 +283,7 @@ export function loadEnv(
     roles,
     logLevel: v.BERTH_LOG_LEVEL,
     edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
+    dnsServers,
+    publicIps,
   };
 }

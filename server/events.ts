@@ -1,6 +1,7 @@
 // In-process notices between parts of one Berth process: services say what changed, the edge
 // drops its caches and /api/events pushes the news to open dashboards.
 import { EventEmitter } from "node:events";
+import type { DomainStatus } from "../common/domains";
 import type { Deployment } from "./db/repositories/deployments";
 
 export interface SiteChanged {
@@ -16,6 +17,15 @@ export interface DeploymentChanged {
   deployment: Deployment;
 }
 
+/** A custom domain was added, moved through provisioning, failed or (status null) was removed. */
+export interface DomainChanged {
+  userId: string;
+  siteId: string;
+  domainId: string;
+  hostname: string;
+  status: DomainStatus | null;
+}
+
 export interface VariantsReady {
   /** Blobs whose compressed forms were just made. */
   shas: string[];
@@ -25,6 +35,7 @@ interface EventMap {
   site: [SiteChanged];
   deployment: [DeploymentChanged];
   variants: [VariantsReady];
+  domain: [DomainChanged];
 }
 
 export class BerthEvents extends EventEmitter<EventMap> {

@@ -14,7 +14,9 @@ import { buildApp } from "./app";
 import type { AppContext } from "./context";
 import { createEdgeHandler } from "./edge/handler";
 import { passKeys } from "./edge/protection";
+import { shareKeys } from "./edge/shareTokens";
 import { createHostRouter } from "./edge/hosts";
+import { DomainRegistry } from "./edge/customDomains";
 import { createBerthServer } from "./httpServer";
 import { webDistDir } from "./paths";
 import { createBlobStore } from "./storage";
@@ -56,15 +58,28 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     });
     const blobs = createBlobStore(env, env.dataDir);
     const events = new BerthEvents();
-    const ctx: AppContext = { env, db: database.db, auth, mailer, legal, log, blobs, events, urls: createSiteUrls(env) };
+    const ctx: AppContext = {
+      env,
+      db: database.db,
+      auth,
+      mailer,
+      legal,
+      log,
+      blobs,
+      events,
+      urls: createSiteUrls(env),
+      domains: new DomainRegistry(database.db, events, (error) => log.error({ err: error }, "could not reload custom domains")),
+      shareKeys: shareKeys(secret, env.appUrl),
+    };
     await ensureSubdomainPool(ctx.db);
+    await ctx.domains.load();
     const compressor = new VariantCompressor(ctx);
     events.on("deployment", ({ deployment }) => {
       if (deployment.status === "success") void compressor.kick();
     });
     watchDeploymentFailures(ctx);
 
-    const hosts = createHostRouter(env);
+    const hosts = createHostRouter({ ...env, customDomains: ctx.domains });
     const edge = env.roles.has("edge")
       ? createEdgeHandler({
         resolver: new EdgeResolver(ctx.db, events),
@@ -73,6 +88,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
         log,
         db: ctx.db,
         passKeys: passKeys(secret, env.appUrl),
+        shareKeys: ctx.shareKeys,
         trustProxy: env.trustProxy,
       })
       : undefined;

@@ -42,6 +42,9 @@ const NewSite = screen(() =>
 const SiteDetail = screen(() =>
   import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail),
 );
+const Domains = screen(() =>
+  import("./routes/dashboard/Domains").then((m) => m.Domains),
+);
 const Settings = screen(() =>
   import("./routes/dashboard/Settings").then((m) => m.Settings),
 );
@@ -86,6 +89,7 @@ export function App() {
           <Route path="sites" element={<Sites />} />
           <Route path="sites/new" element={<NewSite />} />
           <Route path="sites/:siteId" element={<SiteDetail />} />
+          <Route path="domains" element={<Domains />} />
           <Route path="settings" element={<Settings />} />
           <Route path="admin" element={<Admin />} />
         </Route>

@@ -97,3 +97,16 @@ export function getWithHost(port: number, host: string, pathname = "/"): Promise
     req.end();
   });
 }
+
+/** Moves a user to a plan with the admin CLI, as an operator does; resolves to the CLI's exit code. */
+export function setPlan(berth: Berth, email: string, plan: "free" | "pro"): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "berth", "--", "admin", "set-plan", email, plan], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BERTH_DATA_DIR: berth.dataDir, BERTH_APP_URL: berth.url },
+      stdio: "ignore",
+    });
+    child.on("error", reject);
+    child.on("exit", resolve);
+  });
+}

@@ -35,6 +35,9 @@ import {
   verifySitePassword,
   type PassKeys,
 } from "./protection";
+import { SHARE_PATH_PREFIX } from "../../common/shareLinks";
+import { createShareGate, isSharePath, SITE_PRIVATE } from "./share";
+import type { ShareKeys } from "./shareTokens";
 
 export interface EdgeHandler {
   /** Answers a GET or HEAD without Range; the promise, if any, settles when the answer is sent. */
@@ -46,7 +49,11 @@ export interface EdgeHandler {
 type Prepared =
   | { kind: "file"; file: PreparedFile }
   | { kind: "page"; status: number; body: Buffer; headers: OutgoingHttpHeaders }
-  | { kind: "redirect"; status: number; location: string; headers: OutgoingHttpHeaders };
+  | { kind: "redirect"; status: number; location: string; headers: OutgoingHttpHeaders }
+  /** A share link's path: its answer depends on the link, so it is never remembered. */
+  | { kind: "share" };
+
+const SHARE: Prepared = { kind: "share" };
 
 /** Paths remembered per host; past this the map starts again, so random URLs cannot grow it. */
 const MAX_ROUTES_PER_HOST = 10_000;
@@ -119,11 +126,14 @@ function rootPage(manifest: Manifest): string {
 
 /** Works out what a path on this host answers; the result is the same for every request. */
 function prepare(host: ServedHost, rawPath: string): Prepared {
+  if (rawPath.startsWith(SHARE_PATH_PREFIX)) return SHARE;
   const requested = parseRequestPath(rawPath);
   if (!requested.ok) return FILE_NOT_FOUND;
   const { manifest, versionHost } = host;
   // Protected hosts get their own header objects, built here once per host and path.
   if (host.protected && rawPath.startsWith(RESERVED_PREFIX)) return PROTECTED_FILE_NOT_FOUND;
+  // _share/ belongs to share links on every host, however the path spells it.
+  if (requested.path === "_share" || requested.path.startsWith("_share/")) return host.protected ? PROTECTED_FILE_NOT_FOUND : FILE_NOT_FOUND;
   const route = routeRequest(manifest, manifest.config.redirects, requested.path, requested.directory);
   switch (route.kind) {
     case "file": {
@@ -151,6 +161,8 @@ function preparedFor(host: ServedHost, rawPath: string): Prepared {
   let prepared = host.routes.get(rawPath) as Prepared | undefined;
   if (prepared === undefined) {
     prepared = prepare(host, rawPath);
+    // Tokens are as many as anyone cares to make up: they must not crowd out real paths.
+    if (prepared.kind === "share") return prepared;
     if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
     host.routes.set(rawPath, prepared);
   }
@@ -166,11 +178,14 @@ export interface EdgeDeps {
   db: Db;
   /** Signs and checks the pass cookies of protected sites (protection.ts passKeys). */
   passKeys: PassKeys;
+  /** Checks share-link tokens and signs and checks share cookies (shareTokens.ts). */
+  shareKeys: ShareKeys;
   /** Behind a reverse proxy: the client address is X-Forwarded-For's last entry. */
   trustProxy: boolean;
 }
 
 export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
+  const share = createShareGate(deps);
   const fail = (req: EdgeRequest, reply: EdgeReply, error: unknown) => {
     // A visitor who goes away mid-download is not an error of ours.
     if ((error as NodeJS.ErrnoException).code === "ERR_STREAM_PREMATURE_CLOSE") return;
@@ -188,6 +203,8 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
         return respondWithFile(req, reply, deps, prepared.file).catch((error: unknown) => fail(req, reply, error));
       case "page":
         return sendPage(req, reply, prepared);
+      case "share":
+        return share.open(req, reply, host, queryAt === -1 ? url : url.slice(0, queryAt)).catch((error: unknown) => fail(req, reply, error));
       case "redirect": {
         // The visitor's query string goes along, unless the rule's target has its own.
         if (queryAt === -1 || prepared.location.includes("?")) return reply.send(prepared.status, prepared.headers);
@@ -207,7 +224,9 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
    */
   const open = (req: EdgeRequest, reply: EdgeReply, host: ServedHost, then: Then): void | Promise<void> => {
     if (host.scheduled && closed(req, reply, host)) return;
-    if (host.protected && !hasPass(req, host)) {
+    // A share link decides for itself; a share cookie opens the site, password or private.
+    if (host.protected && !isSharePath(req.url) && !((!host.private && hasPass(req, host)) || share.admitted(req, host))) {
+      if (host.private) return sendPage(req, reply, SITE_PRIVATE);
       const url = req.url ?? "/";
       const path = url.split("?", 1)[0]!;
       return sendPage(req, reply, passwordAnswer(401, safeNext(path === PASSWORD_PATH ? "/" : url)));
@@ -295,7 +314,17 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
         const post = (host: ServedHost) => {
           if (!host.protected) return reply.send(405, NOT_ALLOWED);
           if (host.scheduled && closed(req, reply, host)) return;
+          // A private site opens with a share link only, never with the site password.
+          if (host.private) return sendPage(req, reply, SITE_PRIVATE);
           return enter(req, reply, host).catch((error: unknown) => fail(req, reply, error));
+        };
+        return void withHost(req, reply, label, post, false);
+      }
+      if (req.method === "POST" && isSharePath(req.url)) {
+        const path = req.url!.split("?", 1)[0]!;
+        const post = (host: ServedHost) => {
+          if (host.scheduled && closed(req, reply, host)) return;
+          return share.enter(req, reply, host, path).catch((error: unknown) => fail(req, reply, error));
         };
         return void withHost(req, reply, label, post, false);
       }

@@ -28,6 +28,18 @@ describe("host routing", () => {
     expect(prod.siteLabel("berth.example")).toBeUndefined();
   });
 
+  it("sends an active custom domain to its site's subdomain, and every other host to the dashboard", () => {
+    const active = new Map([["www.shop.test", { subdomain: "qwert" }]]);
+    const router = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost", customDomains: { target: (host) => active.get(host) } });
+    expect(router.siteLabel("www.shop.test")).toBe("qwert");
+    expect(router.siteLabel("WWW.Shop.Test.:8080")).toBe("qwert");
+    expect(router.siteLabel("shop.test")).toBeUndefined();
+    expect(router.siteLabel("abcde.localhost:8080")).toBe("abcde");
+    for (const host of ["localhost:8080", "127.0.0.1:8080", "[::1]:8080", undefined]) expect(router.siteLabel(host)).toBeUndefined();
+    active.delete("www.shop.test");
+    expect(router.siteLabel("www.shop.test")).toBeUndefined();
+  });
+
   it("normalizes ports, case and trailing dots", () => {
     expect(normalizeHost("Foo.Example:443")).toBe("foo.example");
     expect(normalizeHost("[::1]:80")).toBe("[::1]");

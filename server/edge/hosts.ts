@@ -12,18 +12,42 @@ export function normalizeHost(hostHeader: string | undefined): string | undefine
 }
 
 export interface HostRouter {
-  /** The subdomain label when `host` is {label}.{sitesDomain}; undefined otherwise. */
+  /**
+   * The subdomain label when `host` is {label}.{sitesDomain}, or the site's subdomain when it is
+   * an active custom domain (served exactly as that host); undefined otherwise.
+   */
   siteLabel(hostHeader: string | undefined): string | undefined;
 }
 
-export function createHostRouter(options: { appUrl: string; sitesDomain: string }): HostRouter {
+/** Active custom domains, from memory (edge/customDomains.ts). */
+export interface CustomDomainHosts {
+  target(host: string): { subdomain: string } | undefined;
+}
+
+const MAX_STABLE_HOSTS = 10_000;
+
+export function createHostRouter(options: { appUrl: string; sitesDomain: string; customDomains?: CustomDomainHosts }): HostRouter {
   const appHost = new URL(options.appUrl).hostname.toLowerCase();
   const suffix = "." + options.sitesDomain;
+  const { customDomains } = options;
+  // Host header as sent → its label, for hosts under the sites domain only: their answer never
+  // changes, unlike a custom domain's, which is asked of the registry every time.
+  const stable = new Map<string, string>();
   const siteLabel = (hostHeader: string | undefined) => {
+    if (hostHeader !== undefined) {
+      const known = stable.get(hostHeader);
+      if (known !== undefined) return known;
+    }
     const host = normalizeHost(hostHeader);
-    if (!host || host === appHost || !host.endsWith(suffix)) return undefined;
+    if (!host || host === appHost) return undefined;
+    // Any other host goes to Fastify, as before: the dashboard stays reachable by IP or localhost.
+    if (!host.endsWith(suffix)) return customDomains?.target(host)?.subdomain;
     const label = host.slice(0, -suffix.length);
-    return label.length > 0 ? label : undefined;
+    if (label.length === 0) return undefined;
+    // Random host names must not grow the map without end.
+    if (stable.size >= MAX_STABLE_HOSTS) stable.clear();
+    stable.set(hostHeader!, label);
+    return label;
   };
   return { siteLabel };
 }

@@ -1,5 +1,7 @@
 // Small self-contained HTML pages the edge answers with. Inline CSS only: a site host must not
 // load anything from the dashboard's origin. Every name that came from an upload is escaped.
+import { SHARE_PAGE_TEXT } from "../../common/shareLinks";
+
 const STYLE = `*{box-sizing:border-box}body{margin:0;min-height:100vh;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}
 .center{min-height:100vh;display:grid;place-items:center}
 main{max-width:28rem;padding:2rem;text-align:center}
@@ -47,24 +49,72 @@ export function expiredPage(): string {
   ).replace("<head>", '<head><meta name="robots" content="noindex">');
 }
 
-/**
- * The password page of a protected site. It names neither the site nor its owner. `next` is the
- * path to return to (already checked by safeNext); `error` the line shown under the field.
- */
-export function passwordPage(next: string, error?: string): string {
-  const css = `form{margin-top:1.5rem;text-align:left}label{display:block;font-size:.875rem;font-weight:600;margin-bottom:.4rem}
+const PASSWORD_CSS = `form{margin-top:1.5rem;text-align:left}label{display:block;font-size:.875rem;font-weight:600;margin-bottom:.4rem}
 input[type=password]{width:100%;padding:.7rem .8rem;font-size:1rem;border:1px solid #cbd5e1;border-radius:.5rem;background:#fff;color:#0f172a}
 input[type=password]:focus{outline:2px solid #4f46e5;outline-offset:1px;border-color:#4f46e5}
 button{margin-top:1rem;width:100%;padding:.7rem;border:0;border-radius:.5rem;background:#4f46e5;color:#fff;font-size:1rem;font-weight:600;cursor:pointer}
 button:hover{background:#4338ca}.error{color:#b91c1c;font-size:.875rem;margin:.6rem 0 0}
 .lock{width:3rem;height:3rem;margin:0 auto;display:grid;place-items:center;border-radius:999px;background:#eef2ff;color:#4f46e5}`;
+
+/** A password form page; `action` and `hidden` are trusted markup, the rest is escaped. */
+function passwordFormPage(o: { title: string; heading: string; body: string; action: string; hidden: string; error: string | undefined }): string {
+  const { error } = o;
   const errorLine = error ? `<p class="error" id="password-error" role="alert">${escapeHtml(error)}</p>` : "";
   return page(
-    "Password required",
-    `<div class="center"><main><div class="lock" aria-hidden="true"><svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><rect x="4" y="11" width="16" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/></svg></div><h1>This site is password protected</h1><p>Enter the password to view it.</p><form method="post" action="/.berth/password"><input type="hidden" name="next" value="${escapeHtml(next)}"><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus${error ? ' aria-invalid="true" aria-describedby="password-error"' : ""}>${errorLine}<button type="submit">Continue</button></form><footer>Hosted with Berth</footer></main></div>`,
+    o.title,
+    `<div class="center"><main><div class="lock" aria-hidden="true"><svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><rect x="4" y="11" width="16" height="10" rx="2"/><path d="M8 11V7a4 4 0 0 1 8 0v4"/></svg></div><h1>${escapeHtml(o.heading)}</h1><p>${escapeHtml(o.body)}</p><form method="post" action="${o.action}">${o.hidden}<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus${error ? ' aria-invalid="true" aria-describedby="password-error"' : ""}>${errorLine}<button type="submit">Continue</button></form><footer>Hosted with Berth</footer></main></div>`,
   )
     .replace("<head>", '<head><meta name="robots" content="noindex">')
-    .replace("</style>", `${css}</style>`);
+    .replace("</style>", `${PASSWORD_CSS}</style>`);
+}
+
+/**
+ * The password page of a protected site. It names neither the site nor its owner. `next` is the
+ * path to return to (already checked by safeNext); `error` the line shown under the field.
+ */
+export function passwordPage(next: string, error?: string): string {
+  return passwordFormPage({
+    title: "Password required",
+    heading: "This site is password protected",
+    body: "Enter the password to view it.",
+    action: "/.berth/password",
+    hidden: `<input type="hidden" name="next" value="${escapeHtml(next)}">`,
+    error,
+  });
+}
+
+/** A share link's password page; the form posts back to the link itself. */
+export function shareLinkPasswordPage(path: string, error?: string): string {
+  return passwordFormPage({
+    title: "Password required",
+    heading: SHARE_PAGE_TEXT.passwordTitle,
+    body: SHARE_PAGE_TEXT.passwordBody,
+    action: escapeHtml(path),
+    hidden: "",
+    error,
+  });
+}
+
+function statusPage(code: number, title: string, body: string): string {
+  return page(
+    title,
+    `<div class="center"><main><p class="code">${code}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p><footer>Hosted with Berth</footer></main></div>`,
+  ).replace("<head>", '<head><meta name="robots" content="noindex">');
+}
+
+/** An expired, revoked or used-up share link. */
+export function shareLinkGonePage(): string {
+  return statusPage(410, SHARE_PAGE_TEXT.goneTitle, SHARE_PAGE_TEXT.goneBody);
+}
+
+/** A token Berth did not make, or a link of another site or one since deleted. */
+export function shareLinkNotFoundPage(): string {
+  return statusPage(404, SHARE_PAGE_TEXT.notFoundTitle, SHARE_PAGE_TEXT.notFoundBody);
+}
+
+/** A private site, to a browser without a share link. Names neither the site nor its owner. */
+export function privateSitePage(): string {
+  return statusPage(403, SHARE_PAGE_TEXT.privateTitle, SHARE_PAGE_TEXT.privateBody);
 }
 
 export function fileNotFoundPage(): string {

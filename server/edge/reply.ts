@@ -18,6 +18,8 @@ export interface EdgeRequestHeaders {
   readonly "if-modified-since"?: string | undefined;
   /** Read only on password-protected hosts. */
   readonly cookie?: string | undefined;
+  /** Read only when a share link is opened, for its access log. */
+  readonly "user-agent"?: string | undefined;
 }
 
 /** One answer. `headers` objects are often reused across requests: never mutate them. */

@@ -5,6 +5,7 @@ import type { Db } from "../db/client";
 import { getDeploymentById, getManifest, getSuccessfulDeploymentByVersion } from "../db/repositories/deployments";
 import { variantsOf } from "../db/repositories/variants";
 import { getServableSiteBySubdomain } from "../db/repositories/sites";
+import { listShareLinkAccess } from "../db/repositories/shareLinks";
 import type { BerthEvents } from "../events";
 import { buildManifest, type Manifest } from "./manifest";
 
@@ -14,6 +15,8 @@ export function parseLabel(label: string): { subdomain: string; version: number 
   if (!match) return undefined;
   return { subdomain: match[1]!, version: match[2] ? Number(match[2]) : undefined };
 }
+
+const NO_LINKS: ReadonlyMap<string, ShareLinkAccess> = new Map();
 
 /** Host labels remembered, found or not; the oldest are forgotten past this. */
 const MAX_SITE_ENTRIES = 100_000;
@@ -31,14 +34,30 @@ export interface ServedHost {
   /** Epoch ms before which every path answers 404; -Infinity when the site is live now. */
   publishAt: number;
   siteId: string;
-  /** A site password is set: every path asks for it (or a valid pass cookie) first. */
+  /**
+   * A site password is set or the site is private: every path asks for a pass or share cookie
+   * first, and every answer carries the protected headers.
+   */
   protected: boolean;
+  /** "Private: only share links": without a share cookie every path answers 403. */
+  private: boolean;
+  /** The site's share links, for checking share cookies without a query; empty when not protected. */
+  shareLinks: ReadonlyMap<string, ShareLinkAccess>;
+  /** Share cookie values already verified on this host → their expiry (ms); bounded by the caller. */
+  shares: Map<string, number>;
   /** The scrypt hash, checked when the password form is posted; null when not protected. */
   passwordHash: string | null;
   /** Signed into pass cookies; a changed password refuses the old ones. */
   passwordVersion: number;
   /** Pass cookie values already verified on this host → their expiry (ms); bounded by the caller. */
   passes: Map<string, number>;
+}
+
+/** What a share cookie needs of its link: a revoked or expired link ends every browser's access. */
+export interface ShareLinkAccess {
+  /** Epoch ms; Infinity when the link never expires. */
+  expiresAt: number;
+  revoked: boolean;
 }
 
 interface SiteEntry {
@@ -50,6 +69,8 @@ interface SiteEntry {
   publishAt: number;
   passwordHash: string | null;
   passwordVersion: number;
+  private: boolean;
+  shareLinks: ReadonlyMap<string, ShareLinkAccess>;
 }
 
 export class EdgeResolver {
@@ -119,7 +140,7 @@ export class EdgeResolver {
   private hostFor(label: string, entry: SiteEntry, manifest: Manifest): ServedHost {
     let host = this.hosts.get(label);
     if (!host || host.manifest !== manifest) {
-      const { versionHost, expiresAt, publishAt, siteId, passwordHash, passwordVersion } = entry;
+      const { versionHost, expiresAt, publishAt, siteId, passwordHash, passwordVersion, shareLinks } = entry;
       const scheduled = expiresAt !== Infinity || publishAt !== -Infinity;
       host = {
         manifest,
@@ -129,10 +150,13 @@ export class EdgeResolver {
         expiresAt,
         publishAt,
         siteId,
-        protected: passwordHash !== null,
+        protected: passwordHash !== null || entry.private,
         passwordHash,
         passwordVersion,
         passes: new Map(),
+        private: entry.private,
+        shareLinks,
+        shares: new Map(),
       };
       this.hosts.set(label, host);
     }
@@ -152,10 +176,18 @@ export class EdgeResolver {
       publishAt: site.publish_at?.getTime() ?? -Infinity,
       passwordHash: site.password_hash,
       passwordVersion: site.password_version,
+      private: site.visibility === "private",
+      // Share cookies are read on protected hosts only, so only they need the links.
+      shareLinks: site.visibility === "private" || site.password_hash !== null ? await this.shareLinksOf(site.id) : NO_LINKS,
     };
     if (parsed.version === undefined) return { siteId: site.id, deploymentId: site.live_deployment_id, versionHost: false, ...schedule };
     const deployment = await getSuccessfulDeploymentByVersion(this.db, site.id, parsed.version);
     return { siteId: site.id, deploymentId: deployment?.id ?? null, versionHost: true, ...schedule };
+  }
+
+  private async shareLinksOf(siteId: string): Promise<ReadonlyMap<string, ShareLinkAccess>> {
+    const links = await listShareLinkAccess(this.db, siteId);
+    return new Map(links.map((l) => [l.id, { expiresAt: l.expires_at?.getTime() ?? Infinity, revoked: l.revoked_at !== null }]));
   }
 
   private async load(deploymentId: string): Promise<Manifest> {

@@ -2,13 +2,17 @@
 // Every task keeps its state in the database, so a restart loses nothing; a tick that fails is
 // logged and tried again at the next one.
 import type { AppContext } from "../context";
+import { createDnsLookup } from "../dns";
 import { ensureSubdomainPool, releaseStaleSubdomainReservations } from "../services/subdomainPool";
 import { purgeDeletedSites } from "../services/purgeDeletedSites";
+import { provisionDueDomains } from "../services/provisionDomains";
 import type { VariantCompressor } from "../services/compressVariants";
 
 export const WORKER_INTERVAL_MS = 60_000;
+/** Custom-domain steps are due 5 s apart; looking every second keeps each within a second of its time. */
+export const DOMAIN_INTERVAL_MS = 1_000;
 
-type WorkerContext = Pick<AppContext, "db" | "blobs" | "events" | "log">;
+type WorkerContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "env" | "mailer" | "urls">;
 
 export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantCompressor, now = new Date()): Promise<void> {
   await purgeDeletedSites(ctx, now);
@@ -18,10 +22,19 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await compressor?.kick();
 }
 
-export function startWorker(ctx: WorkerContext, compressor?: VariantCompressor, intervalMs = WORKER_INTERVAL_MS): { stop(): Promise<void> } {
+/** Runs `task` now and every `intervalMs`, one run at a time; stop() waits for the run under way. */
+function every(intervalMs: number, task: () => Promise<unknown>, onError: (error: unknown) => void): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
+  let busy = false;
   const tick = () => {
-    running = running.then(() => runWorkerTick(ctx, compressor)).catch((error: unknown) => ctx.log.error({ err: error }, "worker tick failed"));
+    // A slow run (DNS timeouts) is not queued up behind itself.
+    if (busy) return;
+    busy = true;
+    running = task()
+      .then(() => undefined, onError)
+      .finally(() => {
+        busy = false;
+      });
   };
   tick();
   const timer = setInterval(tick, intervalMs);
@@ -30,6 +43,26 @@ export function startWorker(ctx: WorkerContext, compressor?: VariantCompressor, 
     async stop() {
       clearInterval(timer);
       await running;
+    },
+  };
+}
+
+export function startWorker(
+  ctx: WorkerContext,
+  compressor?: VariantCompressor,
+  intervalMs = WORKER_INTERVAL_MS,
+  domainIntervalMs = DOMAIN_INTERVAL_MS,
+): { stop(): Promise<void> } {
+  const housekeeping = every(intervalMs, () => runWorkerTick(ctx, compressor), (error) => ctx.log.error({ err: error }, "worker tick failed"));
+  const dns = createDnsLookup(ctx.env.dnsServers);
+  const domains = every(
+    domainIntervalMs,
+    () => provisionDueDomains(ctx, dns),
+    (error) => ctx.log.error({ err: error }, "custom-domain provisioning failed"),
+  );
+  return {
+    async stop() {
+      await Promise.all([housekeeping.stop(), domains.stop()]);
     },
   };
 }

@@ -1,6 +1,6 @@
 // E-mails a site's owner when a custom domain of the site has become active (DNS verified,
-// certificate issued), unless they turned that off in Settings, Notifications. Ready for the
-// custom-domains job, which calls it once when a domain turns active; nothing calls it yet.
+// certificate issued), unless they turned that off in Settings, Notifications. The custom-domains
+// job (provisionDomains.ts) calls it once, the first time a domain turns active.
 import type { AppContext } from "../context";
 import { getSiteNoticeRecipient } from "../db/repositories/profiles";
 import { domainActiveMessage } from "../mail/templates";

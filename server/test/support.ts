@@ -22,8 +22,10 @@ import { createSiteUrls } from "../edge/urls";
 import { EdgeClient } from "./edgeClient";
 import { createEdgeHandler } from "../edge/handler";
 import { passKeys } from "../edge/protection";
+import { shareKeys } from "../edge/shareTokens";
 import { EdgeResolver } from "../edge/resolver";
 import { createHostRouter } from "../edge/hosts";
+import { DomainRegistry } from "../edge/customDomains";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "../edge/blobCache";
 import { VariantCompressor } from "../services/compressVariants";
 import { watchDeploymentFailures, type DeploymentFailureNotices } from "../services/notifyDeploymentFailed";
@@ -130,9 +132,12 @@ export async function getTestServer(
     blobs: createBlobStore(env, dataDir),
     events,
     urls: createSiteUrls(env),
+    domains: new DomainRegistry(database.db, events),
+    shareKeys: shareKeys(env.secret!, env.appUrl),
   };
   const app = await buildApp(ctx, options.app);
   await app.ready();
+  await ctx.domains.load();
   const compressor = new VariantCompressor(ctx);
   const notices = watchDeploymentFailures(ctx);
   const edge = new EdgeClient(
@@ -143,9 +148,10 @@ export async function getTestServer(
       log,
       db: ctx.db,
       passKeys: passKeys(env.secret!, env.appUrl),
+      shareKeys: ctx.shareKeys,
       trustProxy: env.trustProxy,
     }),
-    createHostRouter(env),
+    createHostRouter({ ...env, customDomains: ctx.domains }),
     log,
   );
   return {
@@ -159,6 +165,7 @@ export async function getTestServer(
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
     async restart() {
+      await ctx.domains.settled();
       notices.stop();
       await notices.settled();
       await app.close();
@@ -166,6 +173,7 @@ export async function getTestServer(
       return getTestServer(driver, { ...options, database, dataDir });
     },
     async close() {
+      await ctx.domains.settled();
       notices.stop();
       await notices.settled();
       await app.close();

@@ -6,6 +6,16 @@ import type {
   NotificationPreferences,
   SessionsResponse,
 } from "../../common/account";
+import {
+  isProvisioning,
+  type DomainListResponse,
+  type DomainResponse,
+} from "../../common/domains";
+import type {
+  ShareLinkListResponse,
+  ShareLinkOpensResponse,
+  ShareLinkResponse,
+} from "../../common/shareLinks";
 import type {
   DeploymentListResponse,
   DeploymentResponse,
@@ -23,6 +33,12 @@ export const queryKeys = {
   siteFiles: (id: string, parent: string | null) =>
     ["sites", id, "files", parent ?? ""] as const,
   deployments: (id: string) => ["sites", id, "deployments"] as const,
+  shareLinks: (id: string) => ["sites", id, "share-links"] as const,
+  shareLinkOpens: (id: string, linkId: string) =>
+    ["sites", id, "share-links", linkId, "opens"] as const,
+  /** Every domain query sits under ["domains"]: a domain event refreshes the page and the card. */
+  domains: ["domains"] as const,
+  siteDomains: (id: string) => ["domains", "site", id] as const,
   stats: ["stats"] as const,
   /** GET /api/me; the user's id is part of the key so one user's data never shows for another. */
   me: (userId: string | undefined) => ["me", userId ?? ""] as const,
@@ -115,5 +131,73 @@ export function useNotificationPreferences() {
   return useQuery({
     queryKey: queryKeys.notifications,
     queryFn: () => api<NotificationPreferences>("/api/me/notifications"),
+  });
+}
+
+/** While a domain is being provisioned its status is re-read this often (events may be missed). */
+export const DOMAIN_POLL_MS = 5_000;
+
+function pollWhileProvisioning(
+  domains: DomainResponse[] | undefined,
+): number | false {
+  return domains?.some((domain) => isProvisioning(domain.status))
+    ? DOMAIN_POLL_MS
+    : false;
+}
+
+/** Every custom domain of the user, across sites, newest first. */
+export function useDomains() {
+  return useQuery({
+    queryKey: queryKeys.domains,
+    queryFn: async () =>
+      (await api<DomainListResponse>("/api/domains")).domains,
+    refetchInterval: (query) => pollWhileProvisioning(query.state.data),
+  });
+}
+
+/** One site's custom domains. */
+export function useSiteDomains(id: string) {
+  return useQuery({
+    queryKey: queryKeys.siteDomains(id),
+    queryFn: async () =>
+      (
+        await api<DomainListResponse>(
+          `/api/sites/${encodeURIComponent(id)}/domains`,
+        )
+      ).domains,
+    refetchInterval: (query) => pollWhileProvisioning(query.state.data),
+  });
+}
+
+/** A site's share links, newest first. Views change as visitors open them, so focus refreshes. */
+export function useShareLinks(id: string) {
+  return useQuery({
+    queryKey: queryKeys.shareLinks(id),
+    queryFn: async (): Promise<ShareLinkResponse[]> =>
+      (
+        await api<ShareLinkListResponse>(
+          `/api/sites/${encodeURIComponent(id)}/share-links`,
+        )
+      ).links,
+    refetchOnWindowFocus: true,
+  });
+}
+
+/** The last opens of one share link; fetched only while its log is open. */
+export function useShareLinkOpens(
+  id: string,
+  linkId: string,
+  enabled: boolean,
+) {
+  return useQuery({
+    queryKey: queryKeys.shareLinkOpens(id, linkId),
+    queryFn: async () =>
+      (
+        await api<ShareLinkOpensResponse>(
+          `/api/sites/${encodeURIComponent(id)}/share-links/${encodeURIComponent(linkId)}/opens`,
+        )
+      ).opens,
+    enabled,
+    refetchOnWindowFocus: true,
   });
 }

@@ -24,6 +24,7 @@ export function presentSite(site: SiteSummary, urls: SiteUrls): SiteResponse {
     expires_at: site.expires_at?.toISOString() ?? null,
     publish_at: site.publish_at?.toISOString() ?? null,
     password_protected: site.password_hash !== null,
+    visibility: site.visibility,
   };
 }
 

@@ -98,6 +98,16 @@ export async function updateSitePassword(db: Executor, userId: string, siteId: s
   return row;
 }
 
+/** "public" or "private" (only browsers with a share link); scoped by the owner. */
+export async function updateSiteVisibility(db: Executor, userId: string, siteId: string, visibility: Site["visibility"]): Promise<Site | undefined> {
+  const [row] = await db
+    .update(sites)
+    .set({ visibility, updated_at: new Date() })
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)))
+    .returning();
+  return row;
+}
+
 export async function markSiteDeleted(db: Executor, userId: string, siteId: string, now: Date): Promise<Site | undefined> {
   const [row] = await db
     .update(sites)

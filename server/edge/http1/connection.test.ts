@@ -58,6 +58,7 @@ describe("the edge's HTTP/1.1 layer", () => {
         log: ctx.log,
         db: ctx.db,
         passKeys: passKeys(ctx.env.secret!, ctx.env.appUrl),
+        shareKeys: ctx.shareKeys,
         trustProxy: ctx.env.trustProxy,
       });
       listening = createBerthServer({

@@ -36,8 +36,6 @@ export class EdgeConnection implements EdgeReply {
   private closing = false;
   private current: RequestHead | undefined;
   private incompleteSince = 0;
-  private host: string | undefined;
-  private label: string | undefined;
   private readonly keepAliveEnd: string;
   private static readonly closeEnd = headEnd(undefined);
 
@@ -86,12 +84,9 @@ export class EdgeConnection implements EdgeReply {
       if (head === "incomplete") return this.awaitRestOfHead();
       this.incompleteSince = 0;
       if (head === "unsupported" || head.range) return this.handOff();
-      // A connection nearly always names one host: its label is worked out once.
-      if (head.host !== this.host) {
-        this.host = head.host;
-        this.label = this.options.siteLabel(head.host);
-      }
-      const label = this.label;
+      // Asked on every request: a custom domain can stop being served while a proxy keeps its
+      // connection open (the router remembers sites-domain hosts, so this stays cheap).
+      const label = this.options.siteLabel(head.host);
       if (label === undefined) return this.handOff();
 
       this.input = head.length === this.input.length ? undefined : this.input.subarray(head.length);

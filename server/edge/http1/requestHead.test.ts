@@ -37,6 +37,10 @@ describe("parseRequestHead", () => {
     expect(result.headers).toEqual({ "if-none-match": '"a", "b"', "accept-encoding": "br, gzip", "if-modified-since": "first" });
   });
 
+  it("reads the User-Agent field (for share links' access log), keeping the first", () => {
+    expect(parsed("GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: Mozilla/5.0 (X11)\r\nuser-agent: second\r\n\r\n").headers).toEqual({ "user-agent": "Mozilla/5.0 (X11)" });
+  });
+
   it("reads the Cookie field, joining several with a semicolon as node:http does", () => {
     expect(parsed("GET / HTTP/1.1\r\nHost: h\r\nCookie: a=1\r\n\r\n").headers).toEqual({ cookie: "a=1" });
     const result = parsed("GET / HTTP/1.1\r\nHost: h\r\nCookie: a=1; b=2\r\ncookie:  c=3 \r\n\r\n");

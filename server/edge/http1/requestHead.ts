@@ -16,6 +16,8 @@ export interface RequestHead {
     "if-modified-since"?: string;
     /** Several Cookie fields are joined with "; " (RFC 9113 §8.2.3 and node:http do the same). */
     cookie?: string;
+    /** For the access log of share links; the first one counts, as in node:http. */
+    "user-agent"?: string;
   };
   /** A Range field was sent: the fast path leaves ranges to node:http. */
   range: boolean;
@@ -105,6 +107,9 @@ export function parseRequestHead(buffer: Buffer): HeadResult {
       case "if-modified-since":
         // A single-value field: the first one counts, as in node:http.
         headers["if-modified-since"] ??= value;
+        break;
+      case "user-agent":
+        headers["user-agent"] ??= value;
         break;
     }
   }

@@ -2,6 +2,7 @@ import {
   HelpCircle,
   LayoutDashboard,
   Globe,
+  Link2,
   Settings,
   ShieldCheck,
   type LucideIcon,
@@ -24,6 +25,7 @@ export const MAIN_NAV: NavItem[] = [
     end: true,
   },
   { to: "/dashboard/sites", label: DASHBOARD_TEXT.nav.sites, Icon: Globe },
+  { to: "/dashboard/domains", label: DASHBOARD_TEXT.nav.domains, Icon: Link2 },
   {
     to: "/dashboard/settings",
     label: DASHBOARD_TEXT.nav.settings,

@@ -5,6 +5,7 @@ import {
   BookOpen,
   FileArchive,
   Lightbulb,
+  Link2,
   Share2,
   Sparkles,
   type LucideIcon,
@@ -78,7 +79,7 @@ export function PlanCard({ planId }: { planId: PlanId | undefined }) {
   );
 }
 
-const TIPS: { Icon: LucideIcon; title: string; body: string }[] = [
+const TIPS: { Icon: LucideIcon; title: string; body: string; to?: string }[] = [
   {
     Icon: FileArchive,
     title: "Deploy a whole site from a zip",
@@ -88,6 +89,12 @@ const TIPS: { Icon: LucideIcon; title: string; body: string }[] = [
     Icon: Share2,
     title: "Share the link",
     body: "Each site has its own address. Anyone can open it; upload again and the same link shows the new version.",
+  },
+  {
+    Icon: Link2,
+    title: "Use your own domain",
+    body: "Serve a site on a domain you own, such as www.example.com, as well as on its own address (Pro).",
+    to: "/dashboard/domains",
   },
 ];
 
@@ -102,13 +109,24 @@ export function TipsCard() {
       </CardHeader>
       <CardContent>
         <ul className="flex flex-col gap-4">
-          {TIPS.map(({ Icon, title, body }) => (
+          {TIPS.map(({ Icon, title, body, to }) => (
             <li key={title} className="flex gap-3">
               <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-accent text-primary">
                 <Icon className="size-4" aria-hidden />
               </span>
               <div className="min-w-0">
-                <p className="text-sm font-medium">{title}</p>
+                <p className="text-sm font-medium">
+                  {to ? (
+                    <Link
+                      to={to}
+                      className="rounded-sm text-primary hover:underline"
+                    >
+                      {title}
+                    </Link>
+                  ) : (
+                    title
+                  )}
+                </p>
                 <p className="mt-0.5 text-sm leading-relaxed text-muted-foreground">
                   {body}
                 </p>

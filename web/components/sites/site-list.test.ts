@@ -30,6 +30,7 @@ function site(overrides: Partial<SiteResponse>): SiteResponse {
     expires_at: null,
     publish_at: null,
     password_protected: false,
+    visibility: "public",
     ...overrides,
   };
 }

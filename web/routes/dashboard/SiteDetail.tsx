@@ -1,5 +1,5 @@
 // /dashboard/sites/:siteId — one site: its header and actions, then Files, Deployments,
-// Analytics and Settings. The tab and the open folder are kept in the URL.
+// Analytics, Sharing and Settings. The tab and the open folder are kept in the URL.
 import { useEffect, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { toast } from "sonner";
@@ -9,6 +9,7 @@ import {
   FolderTree,
   History,
   Settings2,
+  Share2,
   type LucideIcon,
 } from "lucide-react";
 import { daysUntilPurge, SITE_TEXT } from "../../../common/sites";
@@ -19,6 +20,7 @@ import { EditSiteDialog } from "../../components/sites/detail/EditSiteDialog";
 import { FilesTab } from "../../components/sites/detail/FilesTab";
 import { normalizeFolderPath } from "../../components/sites/detail/paths";
 import { SettingsTab } from "../../components/sites/detail/SettingsTab";
+import { SharingTab } from "../../components/sites/detail/SharingTab";
 import {
   SiteDetailSkeleton,
   SiteLoadFailed,
@@ -50,6 +52,7 @@ const TAB_ICON: Record<SiteTab, LucideIcon> = {
   files: FolderTree,
   deployments: History,
   analytics: BarChart3,
+  sharing: Share2,
   settings: Settings2,
 };
 
@@ -137,6 +140,9 @@ export function SiteDetail() {
         </TabsContent>
         <TabsContent value="analytics">
           <AnalyticsTab />
+        </TabsContent>
+        <TabsContent value="sharing">
+          <SharingTab site={data} />
         </TabsContent>
         <TabsContent value="settings">
           <SettingsTab site={data} onEdit={() => setEditing(true)} />

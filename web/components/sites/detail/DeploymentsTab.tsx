@@ -24,18 +24,9 @@ import { Button } from "../../ui/button";
 import { Skeleton } from "../../ui/skeleton";
 import { Spinner } from "../../ui/spinner";
 import { displayUrl } from "../site-list";
+import { useNow } from "../../../lib/useNow";
 import { useDeploySite, useRollback } from "./actions";
 import { DeploymentCard } from "./DeploymentCard";
-
-/** Re-renders every `ms` so "5 minutes ago" stays true while the page is open. */
-function useNow(ms: number): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(new Date()), ms);
-    return () => window.clearInterval(timer);
-  }, [ms]);
-  return now;
-}
 
 export function DeploymentsTab({ site }: { site: SiteResponse }) {
   const deployments = useDeployments(site.id);

@@ -10,12 +10,13 @@ import {
   CardTitle,
 } from "../../ui/card";
 import { hostOf } from "../site-list";
+import { DomainsCard } from "./DomainsCard";
 import { PasswordCard } from "./PasswordCard";
 import { ScheduleCard } from "./ScheduleCard";
 
 /**
  * The spec's read-only settings ('Edit Settings' opens the same dialog as 'Edit Site'), then
- * the site's schedule and its password.
+ * the site's custom domains, its schedule and its password.
  */
 export function SettingsTab({
   site,
@@ -25,7 +26,7 @@ export function SettingsTab({
   onEdit: () => void;
 }) {
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <Card>
         <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 border-b">
           <div className="grid gap-1.5">
@@ -64,6 +65,7 @@ export function SettingsTab({
           </dl>
         </CardContent>
       </Card>
+      <DomainsCard site={site} />
       <ScheduleCard site={site} />
       <PasswordCard site={site} />
     </div>

@@ -6,6 +6,7 @@ import {
   ArrowLeft,
   ArrowUpRight,
   Calendar,
+  EyeOff,
   Files,
   HardDrive,
   Layers,
@@ -70,6 +71,15 @@ export function SiteHeader({
               </h1>
               <SiteStatusBadge site={site} />
               {site.is_deleted ? null : <ScheduleBadge site={site} />}
+              {site.visibility === "private" && !site.is_deleted && (
+                <span
+                  title="Only people with a share link can open this site"
+                  className="inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border border-primary/25 bg-primary/10 px-2 text-xs font-medium whitespace-nowrap text-primary"
+                >
+                  <EyeOff className="size-3.5" aria-hidden />
+                  Private
+                </span>
+              )}
             </div>
             {live ? (
               <a

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { nextSearch, parseTab } from "./tabs";
 
 describe("parseTab", () => {
-  it("reads the four tabs and falls back to Files", () => {
+  it("reads the tabs and falls back to Files", () => {
     expect(parseTab("deployments")).toBe("deployments");
+    expect(parseTab("sharing")).toBe("sharing");
     expect(parseTab("settings")).toBe("settings");
     expect(parseTab(null)).toBe("files");
     expect(parseTab("nope")).toBe("files");

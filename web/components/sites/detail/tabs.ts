@@ -6,6 +6,7 @@ export const SITE_TABS = [
   "files",
   "deployments",
   "analytics",
+  "sharing",
   "settings",
 ] as const;
 export type SiteTab = (typeof SITE_TABS)[number];
@@ -14,6 +15,7 @@ export const SITE_TAB_LABEL: Record<SiteTab, string> = {
   files: "Files",
   deployments: "Deployments",
   analytics: "Analytics",
+  sharing: "Sharing",
   settings: "Settings",
 };
 

@@ -1,5 +1,6 @@
 // Live updates for one site page: deployments change status on the server (a publish runs in the
-// background, another tab rolls back), and the page follows without a reload.
+// background, another tab rolls back), custom domains move through provisioning, and the page
+// follows without a reload.
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { DeploymentResponse } from "../../../../common/sites";
@@ -16,6 +17,10 @@ export function useSiteEvents(siteId: string | undefined) {
       url: "/api/events",
       onEvent: (event) => {
         if (event.site_id !== siteId) return;
+        if (event.type === "domain") {
+          void queryClient.invalidateQueries({ queryKey: queryKeys.domains });
+          return;
+        }
         if (event.type === "deployment") {
           // Show the new status at once; the refetch below then brings the exact server state.
           queryClient.setQueryData<DeploymentResponse[]>(
@@ -34,10 +39,11 @@ export function useSiteEvents(siteId: string | undefined) {
       },
       onOpen: (reconnected) => {
         // Events sent while the connection was down are gone; catch up by refetching.
-        if (reconnected)
-          void queryClient.invalidateQueries({
-            queryKey: queryKeys.site(siteId),
-          });
+        if (!reconnected) return;
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.site(siteId),
+        });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.domains });
       },
     });
   }, [siteId, queryClient]);

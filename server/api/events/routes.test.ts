@@ -1,0 +1,62 @@
+// GET /api/events over a real socket: a signed-in dashboard hears of its own domains' changes,
+// and never of another user's.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServerEvent } from "../../../common/sites";
+import { addDomainTo } from "../../test/domains";
+import { ownerWithSite } from "../../test/factories";
+import { getTestServer, type TestClient, type TestServer } from "../../test/support";
+
+/** Opens the stream with the client's session and collects its events until close(). */
+function openStream(port: number, client: TestClient): Promise<{ events: ServerEvent[]; close(): void }> {
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path: "/api/events", headers: { cookie, host: "localhost:8080" } }, (res) => {
+      const events: ServerEvent[] = [];
+      let buffer = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (message.startsWith("data: ")) events.push(JSON.parse(message.slice(6)) as ServerEvent);
+        }
+      });
+      resolve({ events, close: () => req.destroy() });
+    });
+    req.on("error", reject);
+  });
+}
+
+describe("GET /api/events", () => {
+  let server: TestServer;
+  let port: number;
+  beforeAll(async () => {
+    server = await getTestServer("pglite");
+    await server.app.listen({ port: 0, host: "127.0.0.1" });
+    port = (server.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => server.close());
+
+  it("pushes the user's domain changes, and nobody else's", async () => {
+    const owner = await ownerWithSite(server, "pro", [{ name: "index.html", data: "x" }]);
+    const other = await ownerWithSite(server, "pro", [{ name: "index.html", data: "y" }]);
+    const mine = await openStream(port, owner.client);
+    const theirs = await openStream(port, other.client);
+    try {
+      const domain = await addDomainTo(owner.client, owner.site.id, "www.events.test");
+      await owner.client.delete(`/api/domains/${domain.id}`);
+      await expect.poll(() => mine.events.filter((e) => e.type === "domain")).toEqual([
+        { type: "domain", site_id: owner.site.id, domain_id: domain.id },
+        { type: "domain", site_id: owner.site.id, domain_id: domain.id },
+      ]);
+      expect(theirs.events.filter((e) => e.type === "domain")).toEqual([]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  });
+});

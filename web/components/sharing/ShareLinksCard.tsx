@@ -1,0 +1,123 @@
+// The Sharing tab's share links (Pro): each an unguessable address that opens the site for the
+// browser that follows it, with its views, expiry and access log. A Free user still sees, revokes
+// and deletes links made while on Pro; making new ones leads to the plans dialog.
+import { useState } from "react";
+import { AlertTriangle, Plus, RotateCw, Share2 } from "lucide-react";
+import { PLANS, type PlanId } from "../../../common/plans";
+import { SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
+import type { SiteResponse } from "../../../common/sites";
+import { useShareLinks } from "../../lib/queries";
+import { useNow } from "../../lib/useNow";
+import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
+import { Button } from "../ui/button";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from "../ui/card";
+import { Skeleton } from "../ui/skeleton";
+import { NewShareLinkDialog } from "./NewShareLinkDialog";
+import { ShareLinkItem } from "./ShareLinkItem";
+
+export function ShareLinksCard({
+  site,
+  planId,
+}: {
+  site: SiteResponse;
+  planId: PlanId | undefined;
+}) {
+  const links = useShareLinks(site.id);
+  const now = useNow(30_000);
+  const [creating, setCreating] = useState(false);
+  const allowed = planId ? PLANS[planId].expiringLinks : false;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 border-b">
+        <div className="grid min-w-0 flex-1 basis-72 gap-1.5">
+          <CardTitle className="flex items-center gap-2 text-base">
+            <Share2 className="size-4 text-muted-foreground" aria-hidden />
+            Share links
+          </CardTitle>
+          <CardDescription>
+            Private addresses that open this site without its password, each
+            with its own expiry, password and view limit.
+          </CardDescription>
+        </div>
+        {allowed && (
+          <Button onClick={() => setCreating(true)} disabled={site.is_deleted}>
+            <Plus aria-hidden />
+            New share link
+          </Button>
+        )}
+      </CardHeader>
+      <CardContent className="p-0">
+        {planId && !allowed && (
+          <div className="px-4 py-4 not-last:border-b sm:px-6">
+            <ProFeaturePrompt
+              feature="Share links are a Pro feature."
+              action="Upgrade to Pro to share this site privately."
+              planId={planId}
+            />
+          </div>
+        )}
+        {links.isPending ? (
+          <div
+            className="grid gap-3 px-6 py-5"
+            aria-busy="true"
+            aria-label="Loading share links"
+          >
+            <Skeleton className="h-5 w-48" />
+            <Skeleton className="h-8 w-full" />
+          </div>
+        ) : links.isError ? (
+          <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-5 text-sm">
+            <span className="flex items-center gap-2 text-destructive">
+              <AlertTriangle className="size-4" aria-hidden />
+              Failed to load share links
+            </span>
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => void links.refetch()}
+            >
+              <RotateCw aria-hidden />
+              Try again
+            </Button>
+          </div>
+        ) : links.data.length === 0 ? (
+          // On Free the prompt above says it all.
+          allowed && (
+            <div className="px-6 py-8 text-center">
+              <p className="text-sm font-medium">
+                {SHARE_LINK_UI_TEXT.noLinks}
+              </p>
+              <p className="mt-1 text-sm text-muted-foreground">
+                Create one for each person or group you share the site with.
+              </p>
+            </div>
+          )
+        ) : (
+          <ul className="divide-y" aria-label="Share links">
+            {links.data.map((link) => (
+              <ShareLinkItem
+                key={link.id}
+                link={link}
+                siteId={site.id}
+                now={now}
+                readOnly={site.is_deleted}
+              />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <NewShareLinkDialog
+        siteId={site.id}
+        open={creating}
+        onOpenChange={setCreating}
+      />
+    </Card>
+  );
+}
