@@ -7,7 +7,6 @@ import {
   Clock,
   Globe,
   RotateCw,
-  Trash2,
 } from "lucide-react";
 import { timeAgo } from "../../../common/format";
 import {
@@ -18,17 +17,8 @@ import {
 } from "../../../common/domains";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../ui/alert-dialog";
 import { Button } from "../ui/button";
+import { ConfirmDelete } from "../ui/confirm-delete";
 import { Spinner } from "../ui/spinner";
 import { DnsRecords } from "./DnsRecords";
 import { DomainStatusBadge } from "./DomainStatusBadge";
@@ -129,54 +119,19 @@ export function DomainItem({
               Check again
             </Button>
           )}
-          <AlertDialog
+          <ConfirmDelete
             open={confirming}
-            onOpenChange={(open) => !remove.isPending && setConfirming(open)}
-          >
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => setConfirming(true)}
-              disabled={remove.isPending}
-              className="text-destructive hover:text-destructive"
-            >
-              <Trash2 aria-hidden />
-              Remove
-              <span className="sr-only"> {domain.hostname}</span>
-            </Button>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle className="break-all">
-                  Remove {domain.hostname}?
-                </AlertDialogTitle>
-                <AlertDialogDescription>
-                  {domain.site_name} stops being served on this domain at once.
-                  You can add the domain again later; it is then checked from
-                  the start.
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel disabled={remove.isPending}>
-                  Cancel
-                </AlertDialogCancel>
-                <AlertDialogAction
-                  className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-                  disabled={remove.isPending}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    remove.mutate(domain, {
-                      onSuccess: () => setConfirming(false),
-                    });
-                  }}
-                >
-                  {remove.isPending && (
-                    <Spinner className="size-4 text-current" label="Removing" />
-                  )}
-                  Remove domain
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            onOpenChange={setConfirming}
+            pending={remove.isPending}
+            label="Remove"
+            srLabel={domain.hostname}
+            title={`Remove ${domain.hostname}?`}
+            titleClassName="break-all"
+            description={`${domain.site_name} stops being served on this domain at once. You can add the domain again later; it is then checked from the start.`}
+            confirmLabel="Remove domain"
+            pendingLabel="Removing"
+            onConfirm={() => remove.mutate(domain, { onSuccess: () => setConfirming(false) })}
+          />
         </div>
       </div>
 

@@ -9,7 +9,6 @@ import {
   Link2,
   RotateCcw,
   Ban,
-  Trash2,
 } from "lucide-react";
 import {
   SHARE_LINK_STATE_LABELS,
@@ -18,17 +17,8 @@ import {
   type ShareLinkState,
 } from "../../../common/shareLinks";
 import { cn } from "../../lib/cn";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../ui/alert-dialog";
 import { Button } from "../ui/button";
+import { ConfirmDelete } from "../ui/confirm-delete";
 import { CopyButton } from "../ui/copy-button";
 import { Spinner } from "../ui/spinner";
 import { AccessLog } from "./AccessLog";
@@ -158,54 +148,19 @@ export function ShareLinkItem({
             {revoked ? "Restore" : "Revoke"}
             <span className="sr-only"> {link.name}</span>
           </Button>
-          <AlertDialog
+          <ConfirmDelete
             open={confirming}
-            onOpenChange={(open) => !remove.isPending && setConfirming(open)}
-          >
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => setConfirming(true)}
-              disabled={remove.isPending}
-              className="text-destructive hover:text-destructive"
-            >
-              <Trash2 aria-hidden />
-              Delete
-              <span className="sr-only"> {link.name}</span>
-            </Button>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle className="break-words">
-                  Delete the share link “{link.name}”?
-                </AlertDialogTitle>
-                <AlertDialogDescription>
-                  The link stops working at once and its access log is deleted
-                  with it. People who already opened it lose access too. This
-                  cannot be undone.
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel disabled={remove.isPending}>
-                  Cancel
-                </AlertDialogCancel>
-                <AlertDialogAction
-                  className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-                  disabled={remove.isPending}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    remove.mutate(link, {
-                      onSuccess: () => setConfirming(false),
-                    });
-                  }}
-                >
-                  {remove.isPending && (
-                    <Spinner className="size-4 text-current" label="Deleting" />
-                  )}
-                  Delete link
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            onOpenChange={setConfirming}
+            pending={remove.isPending}
+            label="Delete"
+            srLabel={link.name}
+            title={`Delete the share link “${link.name}”?`}
+            titleClassName="break-words"
+            description="The link stops working at once and its access log is deleted with it. People who already opened it lose access too. This cannot be undone."
+            confirmLabel="Delete link"
+            pendingLabel="Deleting"
+            onConfirm={() => remove.mutate(link, { onSuccess: () => setConfirming(false) })}
+          />
         </div>
       </div>
       {logOpen && (
