@@ -2,6 +2,7 @@
 // the edge's own HTTP/1.1 writer (http1/connection.ts, the fast path) or node:http (requests
 // that layer hands over: Range, bodies, unusual syntax).
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 
@@ -32,6 +33,11 @@ export interface EdgeReply {
    * A client that goes away destroys the stream; the promise then rejects.
    */
   stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void>;
+  /**
+   * Like `stream`, from a local file's first `size` bytes (BlobStore.openFile); closes `file`.
+   * Only the edge's own HTTP/1.1 layer has it.
+   */
+  streamFile?(status: number, headers: OutgoingHttpHeaders, file: FileHandle, size: number): Promise<void>;
   /** Drops the connection: for an error after the headers went out. */
   destroy(): void;
 }

@@ -111,6 +111,7 @@ export async function respondWithFile(req: EdgeRequest, reply: EdgeReply, deps: 
   if (req.method === "HEAD" || blob.size === 0) return reply.send(p.status, headers);
   if (deps.cache.fits(blob.size)) return reply.send(p.status, headers, await deps.cache.load(blob.sha256));
   // Backpressure and a client that goes away are the reply's business (see EdgeReply.stream).
+  if (reply.streamFile && deps.blobs.openFile) return reply.streamFile(p.status, headers, await deps.blobs.openFile(blob.sha256), blob.size);
   await reply.stream(p.status, headers, await deps.blobs.get(blob.sha256));
 }
 

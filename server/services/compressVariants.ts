@@ -17,9 +17,11 @@ type CompressContext = Pick<AppContext, "db" | "blobs" | "events" | "log">;
 
 function compressor(encoding: "br" | "gzip", size: number) {
   if (encoding === "gzip") return createGzip({ level: 9 });
-  // Quality 11 costs ~20 ms per small file on this class of machine and a site can hold
-  // thousands; 9 keeps nearly all of the gain at a fraction of the CPU. Big files get 5.
-  const quality = size <= 1024 * 1024 ? 9 : 5;
+  // Made once, sent many times: the smallest form is worth the CPU. Measured here, quality 11
+  // against 9: 1-8 KB files 5 ms instead of 2 ms each and 9 % smaller; a 150 KB script 170 ms
+  // instead of 19 ms and 10 % smaller (fewer bytes per request is most of a hot file's cost).
+  // Above 256 KB 11 gets too slow (about 1 MB/s), so 9; above 1 MB, 5.
+  const quality = size <= 256 * 1024 ? 11 : size <= 1024 * 1024 ? 9 : 5;
   return createBrotliCompress({
     params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: size },
   });

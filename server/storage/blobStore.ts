@@ -1,6 +1,7 @@
 // Content-addressed blob storage: every blob is named by the SHA-256 of its bytes, so identical
 // files are stored once and a deployment's manifest can point at blobs that never change.
 // Two implementations (fs.ts, s3.ts) pass the same suite (blobStore.suite.ts).
+import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 
 export interface PutResult {
@@ -24,6 +25,12 @@ export interface BlobStore {
   put(source: Readable, options: { maxBytes: number }): Promise<PutResult>;
   /** The blob's bytes, or the inclusive byte range [start, end]. Throws BlobNotFoundError. */
   get(sha256: string, range?: { start: number; end: number }): Promise<Readable>;
+  /**
+   * Stores that keep blobs as local files only: the blob's open file, for the edge to read into
+   * buffers it reuses (no stream, no fresh buffer per chunk). The caller closes it. Throws
+   * BlobNotFoundError.
+   */
+  openFile?(sha256: string): Promise<FileHandle>;
   stat(sha256: string): Promise<BlobInfo | undefined>;
   delete(sha256: string): Promise<void>;
   /** Every blob, for the garbage sweeper. */

@@ -3,7 +3,7 @@
 // filesystem, so that moving a finished blob into place is a single atomic link or rename.
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { link, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { link, mkdir, open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -32,6 +32,11 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
     return path.join(dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   };
 
+  const openFile = (sha256: string): Promise<FileHandle> =>
+    open(blobPath(sha256), "r").catch((error: unknown) => {
+      throw isMissing(error) ? new BlobNotFoundError(sha256) : error;
+    });
+
   return {
     async put(source: Readable, { maxBytes }: { maxBytes: number }): Promise<PutResult> {
       await mkdir(tmpDir, { recursive: true });
@@ -56,13 +61,12 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       }
     },
 
+    openFile,
+
     async get(sha256: string, range?: { start: number; end: number }): Promise<Readable> {
-      const file = blobPath(sha256);
       if (range) assertRange(range);
       // Opening first turns a missing blob into a rejection here rather than a later stream error.
-      const handle = await open(file, "r").catch((error: unknown) => {
-        throw isMissing(error) ? new BlobNotFoundError(sha256) : error;
-      });
+      const handle = await openFile(sha256);
       // Reads of up to 1 MiB keep large files to few big writes; a small file gets a buffer its own
       // size, since every read allocates a whole highWaterMark (1 MiB per 5 KB file would churn
       // the garbage collector when the edge loads many small files).

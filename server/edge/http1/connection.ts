@@ -8,11 +8,13 @@
 // is not reading its answers, or while unread input piles up behind a slow answer.
 import type { Socket } from "node:net";
 import type { OutgoingHttpHeaders } from "node:http";
+import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { EdgeReply } from "../reply";
 import { MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./requestHead";
+import { pumpFile } from "./filePump";
 import { headEnd, responseHead, wholeResponse, WHOLE_MAX_BODY } from "./responseHead";
 
 export interface ConnectionOptions {
@@ -176,6 +178,17 @@ export class EdgeConnection implements EdgeReply {
     // pipeline() waits for the client (backpressure), and destroys the blob stream if the client
     // goes away; `end: false` keeps the connection for the next request.
     await pipeline(body, this.socket, { end: false });
+  }
+
+  async streamFile(status: number, headers: OutgoingHttpHeaders, file: FileHandle, size: number): Promise<void> {
+    try {
+      this.socket.write(responseHead(status, headers, this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd), "latin1");
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
+    this.headersSent = true;
+    await pumpFile(file, size, this.socket);
   }
 
   destroy(): void {

@@ -14,9 +14,14 @@ let dateLine = "";
 // Whole answers (head and body in one buffer) built during the current second, by header object.
 // Within a second only the Date field could change, and it does not: so a hot small file costs
 // one write of a ready buffer, not a copy or a writev. Emptied every second, and bounded.
-/** Bodies up to this size are worth a ready-made answer; bigger ones cost their bytes anyway. */
-export const WHOLE_MAX_BODY = 16 * 1024;
+// Up to 64 KB a single write() of a ready buffer measurably beats writev() of head and body
+// (gzip case of bench:edge, a 28 KB brotli body: +8 % req/s); bigger ones cost their bytes anyway.
+/** Bodies up to this size are worth a ready-made answer. */
+export const WHOLE_MAX_BODY = 64 * 1024;
 const WHOLE_MAX_ENTRIES = 1000;
+/** What the ready answers of one second may hold in all. */
+const WHOLE_MAX_BYTES = 16 * 1024 * 1024;
+let wholeBytes = 0;
 const whole = new Map<OutgoingHttpHeaders, { status: number; body: Buffer; end: string; bytes: Buffer }>();
 
 function statusLine(status: number): string {
@@ -54,6 +59,7 @@ function currentDateLine(): string {
     dateSecond = second;
     dateLine = `date: ${new Date(now).toUTCString()}\r\n`;
     whole.clear();
+    wholeBytes = 0;
   }
   return dateLine;
 }
@@ -77,6 +83,9 @@ export function wholeResponse(status: number, headers: OutgoingHttpHeaders, body
   const bytes = Buffer.allocUnsafeSlow(text.length + body.length);
   bytes.write(text, 0, "latin1");
   body.copy(bytes, text.length);
-  if (whole.size < WHOLE_MAX_ENTRIES) whole.set(headers, { status, body, end, bytes });
+  if (whole.size < WHOLE_MAX_ENTRIES && wholeBytes + bytes.length <= WHOLE_MAX_BYTES) {
+    whole.set(headers, { status, body, end, bytes });
+    wholeBytes += bytes.length;
+  }
   return bytes;
 }
