@@ -136,7 +136,11 @@ export const SiteResponse = z.object({
 });
 export type SiteResponse = z.infer<typeof SiteResponse>;
 
-export const SiteListResponse = z.object({ sites: z.array(SiteResponse) });
+export const SiteListResponse = z.object({
+  sites: z.array(SiteResponse),
+  /** Page views of each listed site over the last 7 days (site id → views; 0 when none). */
+  views_7d: z.record(z.string(), z.number().int()),
+});
 export type SiteListResponse = z.infer<typeof SiteListResponse>;
 
 export const ReserveSubdomainResponse = z.object({ subdomain: z.string() });
@@ -289,6 +293,8 @@ export const StatsResponse = z.object({
   storage_quota: z.number().int(),
   max_file_bytes: z.number().int(),
   plan: z.enum(["free", "pro"]),
+  /** Bytes the edge sent for all the user's sites over the last 30 days (analytics roll-ups). */
+  bandwidth_30d: z.number().int(),
 });
 export type StatsResponse = z.infer<typeof StatsResponse>;
 
@@ -298,5 +304,7 @@ export const ServerEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("site"), site_id: z.string() }),
   /** A custom domain of the site changed (added, a provisioning step, failed, removed): refetch it. */
   z.object({ type: z.literal("domain"), site_id: z.string(), domain_id: z.string().optional() }),
+  /** New analytics roll-ups for the site: an open Analytics tab refetches. */
+  z.object({ type: z.literal("analytics"), site_id: z.string() }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -15,6 +15,7 @@ import { deploymentRoutes } from "./api/deployments/routes";
 import { eventRoutes } from "./api/events/routes";
 import { adminRoutes } from "./api/admin/routes";
 import { shareLinkRoutes } from "./api/shareLinks/routes";
+import { analyticsRoutes } from "./api/analytics/routes";
 import { domainRoutes, tlsAskRoutes } from "./api/domains/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
@@ -77,6 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await eventRoutes(api, ctx);
     await adminRoutes(api, ctx);
     await shareLinkRoutes(api, ctx);
+    await analyticsRoutes(api, ctx);
     await domainRoutes(api, ctx);
     await tlsAskRoutes(api, ctx);
   }, { logLevel: "warn" });

@@ -112,6 +112,14 @@ const Schema = z.object({
   BERTH_PUBLIC_IPS: z.preprocess(blankToUndefined, z.string().optional()),
   // Megabytes of small site files the edge keeps in memory; larger files are always streamed.
   BERTH_EDGE_CACHE_MB: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(256),
+  // Set to false to stop the edge counting visits (views, visitors, bandwidth) for the Analytics tab.
+  BERTH_ANALYTICS: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
+  // A GeoIP country database as CSV lines `first_ip,last_ip,country_code` (the DB-IP Lite
+  // "ip-to-country" CSV has this form). Unset: analytics record no country.
+  BERTH_GEOIP_CSV: z.preprocess(blankToUndefined, z.string().optional()),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -158,6 +166,10 @@ export interface Env {
   roles: ReadonlySet<Role>;
   logLevel: string;
   edgeCacheBytes: number;
+  /** Whether the edge records requests for analytics (BERTH_ANALYTICS). */
+  analytics: boolean;
+  /** Path of the GeoIP country CSV (BERTH_GEOIP_CSV), if any. */
+  geoipCsv: string | undefined;
   /** Servers for custom-domain DNS checks, as node:dns setServers takes them; undefined: the system's. */
   dnsServers: string[] | undefined;
   /** Canonical addresses apex custom domains point at; empty: they use ALIAS/ANAME to the site's host. */
@@ -283,6 +295,8 @@ export function loadEnv(
     roles,
     logLevel: v.BERTH_LOG_LEVEL,
     edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
+    analytics: v.BERTH_ANALYTICS,
+    geoipCsv: v.BERTH_GEOIP_CSV,
     dnsServers,
     publicIps,
   };

@@ -31,11 +31,18 @@ export interface VariantsReady {
   shas: string[];
 }
 
+/** New analytics roll-ups of a site. */
+export interface AnalyticsUpdated {
+  userId: string;
+  siteId: string;
+}
+
 interface EventMap {
   site: [SiteChanged];
   deployment: [DeploymentChanged];
   variants: [VariantsReady];
   domain: [DomainChanged];
+  analytics: [AnalyticsUpdated];
 }
 
 export class BerthEvents extends EventEmitter<EventMap> {

@@ -376,3 +376,126 @@ export const shareLinkOpens = pgTable(
   },
   (t) => [index("share_link_opens_link_id_opened_at_idx").on(t.link_id, t.opened_at)],
 );
+
+// ── analytics ──────────────────────────────────────────────────────────────────
+// The edge counts requests in memory and writes them once a second, grouped: one row per minute
+// and distinct (site, host kind, path, status, page view, bot, referrer, country, visitor). Raw
+// rows live 7 days; the worker rolls them up into hourly and daily tables (kept 13 months).
+// No IP address is stored: `visitor` is a hash of address and user agent with a salt that exists
+// for one UTC day only (analytics_salts), so it cannot be linked to anyone after that day.
+
+export const analyticsEvents = pgTable(
+  "analytics_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** The minute the requests were served in. */
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    /** "subdomain", "deployment" ({sub}--v{n}) or "custom" (a custom domain). */
+    host_kind: text("host_kind").notNull(),
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    page_view: boolean("page_view").notNull(),
+    bot: boolean("bot").notNull(),
+    referrer_host: text("referrer_host"),
+    country: text("country"),
+    /** Daily-salted hash; null for bots and failed requests, which count no visitor. */
+    visitor: text("visitor"),
+    requests: integer("requests").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+  },
+  (t) => [index("analytics_events_site_id_at_idx").on(t.site_id, t.at), index("analytics_events_at_idx").on(t.at)],
+);
+
+/** Hours with new raw rows, for the roll-up job; written in the same transaction as the rows. */
+export const analyticsDirty = pgTable(
+  "analytics_dirty",
+  {
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.site_id, t.hour] })],
+);
+
+const rollupColumns = () => ({
+  views: integer("views").notNull(),
+  visitors: integer("visitors").notNull(),
+  requests: integer("requests").notNull(),
+  bot_requests: integer("bot_requests").notNull(),
+  bandwidth: bigint("bandwidth", { mode: "number" }).notNull(),
+});
+
+export const analyticsHourly = pgTable(
+  "analytics_hourly",
+  {
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    ...rollupColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.site_id, t.hour] }), index("analytics_hourly_hour_idx").on(t.hour)],
+);
+
+export const analyticsDaily = pgTable(
+  "analytics_daily",
+  {
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** The UTC day's first instant. */
+    day: timestamp("day", { withTimezone: true }).notNull(),
+    ...rollupColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.site_id, t.day] }), index("analytics_daily_day_idx").on(t.day)],
+);
+
+/**
+ * The ranked lists per bucket: dimension "page" (views per path), "referrer" (views per host),
+ * "status" (requests per code), "not_found" (404s per path), "country" (views per code). Only the
+ * top entries of each bucket are kept, so random URLs cannot grow it.
+ */
+const topColumns = () => ({
+  site_id: uuid("site_id")
+    .notNull()
+    .references(() => sites.id, { onDelete: "cascade" }),
+  dimension: text("dimension").notNull(),
+  key: text("key").notNull(),
+  count: integer("count").notNull(),
+});
+
+export const analyticsHourlyTop = pgTable(
+  "analytics_hourly_top",
+  { ...topColumns(), hour: timestamp("hour", { withTimezone: true }).notNull() },
+  (t) => [primaryKey({ columns: [t.site_id, t.hour, t.dimension, t.key] }), index("analytics_hourly_top_hour_idx").on(t.hour)],
+);
+
+export const analyticsDailyTop = pgTable(
+  "analytics_daily_top",
+  { ...topColumns(), day: timestamp("day", { withTimezone: true }).notNull() },
+  (t) => [primaryKey({ columns: [t.site_id, t.day, t.dimension, t.key] }), index("analytics_daily_top_day_idx").on(t.day)],
+);
+
+/** One random salt per UTC day for visitor hashes; deleted once its day is over. */
+export const analyticsSalts = pgTable("analytics_salts", {
+  day: timestamp("day", { withTimezone: true }).primaryKey(),
+  salt: text("salt").notNull(),
+});
+
+/** Weekly summary mails sent, one row per user and week: a restart or a second worker never sends twice. */
+export const weeklySummaries = pgTable(
+  "weekly_summaries",
+  {
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The Monday (UTC) the summarised week began. */
+    week: timestamp("week", { withTimezone: true }).notNull(),
+    sent_at: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.week] })],
+);

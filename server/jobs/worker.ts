@@ -7,8 +7,12 @@ import { ensureSubdomainPool, releaseStaleSubdomainReservations } from "../servi
 import { purgeDeletedSites } from "../services/purgeDeletedSites";
 import { provisionDueDomains } from "../services/provisionDomains";
 import type { VariantCompressor } from "../services/compressVariants";
+import { rollUpAnalytics } from "../services/rollUpAnalytics";
+import { pruneAnalytics } from "../db/repositories/analytics";
 
 export const WORKER_INTERVAL_MS = 60_000;
+/** Analytics roll-ups: an open Analytics tab sees a visit within about this long of the edge's flush. */
+export const ANALYTICS_INTERVAL_MS = 10_000;
 /** Custom-domain steps are due 5 s apart; looking every second keeps each within a second of its time. */
 export const DOMAIN_INTERVAL_MS = 1_000;
 
@@ -18,6 +22,7 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await purgeDeletedSites(ctx, now);
   await releaseStaleSubdomainReservations(ctx.db, now);
   await ensureSubdomainPool(ctx.db);
+  await pruneAnalytics(ctx.db, now);
   // Catches up on compression a restart interrupted; a no-op when nothing is waiting.
   await compressor?.kick();
 }
@@ -60,9 +65,10 @@ export function startWorker(
     () => provisionDueDomains(ctx, dns),
     (error) => ctx.log.error({ err: error }, "custom-domain provisioning failed"),
   );
+  const analytics = every(ANALYTICS_INTERVAL_MS, () => rollUpAnalytics(ctx), (error) => ctx.log.error({ err: error }, "analytics roll-up failed"));
   return {
     async stop() {
-      await Promise.all([housekeeping.stop(), domains.stop()]);
+      await Promise.all([housekeeping.stop(), domains.stop(), analytics.stop()]);
     },
   };
 }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerEvent } from "../../../common/sites";
 import type { AppContext } from "../../context";
-import type { DeploymentChanged, DomainChanged, SiteChanged } from "../../events";
+import type { DeploymentChanged, DomainChanged, SiteChanged, AnalyticsUpdated } from "../../events";
 import { requireUser } from "../session";
 import { presentDeployment } from "../sites/present";
 
@@ -34,13 +34,18 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const onDomain = (e: DomainChanged) => {
       if (e.userId === user.id) send({ type: "domain", site_id: e.siteId, domain_id: e.domainId });
     };
+    const onAnalytics = (e: AnalyticsUpdated) => {
+      if (e.userId === user.id) send({ type: "analytics", site_id: e.siteId });
+    };
     ctx.events.on("deployment", onDeployment);
+    ctx.events.on("analytics", onAnalytics);
     ctx.events.on("site", onSite);
     ctx.events.on("domain", onDomain);
     const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), HEARTBEAT_MS);
     request.raw.on("close", () => {
       clearInterval(heartbeat);
       ctx.events.off("deployment", onDeployment);
+      ctx.events.off("analytics", onAnalytics);
       ctx.events.off("site", onSite);
       ctx.events.off("domain", onDomain);
     });

@@ -11,6 +11,7 @@ import { createSite } from "../../services/createSite";
 import { deleteSite, restoreSite } from "../../services/manageSite";
 import { scheduleSite } from "../../services/scheduleSite";
 import { setSitePassword } from "../../services/protectSite";
+import { bandwidthLast30Days, viewsLast7Days } from "../../services/siteAnalytics";
 import { requireSite } from "../../services/siteAccess";
 import { reserveSubdomain } from "../../services/subdomainPool";
 import { requireUser } from "../session";
@@ -33,8 +34,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.get("/api/sites", async (request): Promise<SiteListResponse> => {
     const user = await requireUser(ctx, request);
-    const sites = await listSitesForUser(ctx.db, user.id);
-    return { sites: sites.map((site) => presentSite(site, ctx.urls)) };
+    const [sites, views] = await Promise.all([listSitesForUser(ctx.db, user.id), viewsLast7Days(ctx.db, user.id, new Date())]);
+    return {
+      sites: sites.map((site) => presentSite(site, ctx.urls)),
+      views_7d: Object.fromEntries(sites.map((site) => [site.id, views.get(site.id) ?? 0])),
+    };
   });
 
   app.post("/api/sites", async (request, reply) => {
@@ -105,10 +109,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.get("/api/stats", async (request): Promise<StatsResponse> => {
     const user = await requireUser(ctx, request);
     const plan = PLANS[await getPlanIdForUser(ctx.db, user.id)];
-    const [sites, deployments, used] = await Promise.all([
+    const [sites, deployments, used, bandwidth] = await Promise.all([
       countSitesForUser(ctx.db, user.id),
       countDeploymentsForUser(ctx.db, user.id),
       storageUsedByUser(ctx.db, user.id),
+      bandwidthLast30Days(ctx.db, user.id, new Date()),
     ]);
     return {
       total_sites: sites,
@@ -117,6 +122,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       storage_quota: plan.storageBytes,
       max_file_bytes: plan.maxFileBytes,
       plan: plan.id,
+      bandwidth_30d: bandwidth,
     };
   });
 }
