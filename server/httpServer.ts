@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { EdgeHandler } from "./edge/handler";
 import type { HostRouter } from "./edge/hosts";
 import { EdgeConnection } from "./edge/http1/connection";
+import type { AnalyticsRecorder } from "./edge/analytics/collector";
 
 export interface ServerOptions {
   hosts: HostRouter;
@@ -16,6 +17,8 @@ export interface ServerOptions {
   /** Requests that are not for a site host. */
   fallback: http.RequestListener;
   log: FastifyBaseLogger;
+  /** The edge's analytics, which its own HTTP/1.1 layer feeds; absent when off. */
+  analytics?: AnalyticsRecorder | undefined;
 }
 
 export function createBerthServer(options: ServerOptions): http.Server {
@@ -45,6 +48,7 @@ export function createBerthServer(options: ServerOptions): http.Server {
         log: options.log,
         keepAliveMs: server.keepAliveTimeout,
         headersTimeoutMs: server.headersTimeout,
+        analytics: options.analytics,
       },
       gone,
     );

@@ -13,6 +13,8 @@ import { loadLegalDocuments } from "./legal/documents";
 import { buildApp } from "./app";
 import type { AppContext } from "./context";
 import { createEdgeHandler } from "./edge/handler";
+import { AnalyticsCollector } from "./edge/analytics/collector";
+import { loadGeoIp } from "./edge/analytics/geoip";
 import { passKeys } from "./edge/protection";
 import { shareKeys } from "./edge/shareTokens";
 import { createHostRouter } from "./edge/hosts";
@@ -80,6 +82,17 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     watchDeploymentFailures(ctx);
 
     const hosts = createHostRouter({ ...env, customDomains: ctx.domains });
+    const analytics = env.roles.has("edge") && env.analytics
+      ? new AnalyticsCollector({
+        db: ctx.db,
+        log,
+        sitesDomain: env.sitesDomain,
+        trustProxy: env.trustProxy,
+        geoIp: env.geoipCsv ? await loadGeoIp(env.geoipCsv).catch((error: unknown) => {
+          throw new Error(`BERTH_GEOIP_CSV (${env.geoipCsv}): ${(error as Error).message}`);
+        }) : undefined,
+      })
+      : undefined;
     const edge = env.roles.has("edge")
       ? createEdgeHandler({
         resolver: new EdgeResolver(ctx.db, events),
@@ -90,6 +103,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
         passKeys: passKeys(secret, env.appUrl),
         shareKeys: ctx.shareKeys,
         trustProxy: env.trustProxy,
+        analytics,
       })
       : undefined;
     const serveApi = env.roles.has("api") || env.roles.has("web");
@@ -100,6 +114,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
           hosts,
           edge,
           log,
+          analytics,
           fallback: serveApi
             ? fastifyHandler
             : (_req, res) => {
@@ -130,6 +145,8 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
         await adminSocket?.close();
         await worker?.stop();
         await app.close();
+        // After the server has stopped answering: the last second of visits.
+        await analytics?.close();
         await db.close();
         releaseLock();
       },

@@ -38,6 +38,7 @@ import {
 import { SHARE_PATH_PREFIX } from "../../common/shareLinks";
 import { createShareGate, isSharePath, SITE_PRIVATE } from "./share";
 import type { ShareKeys } from "./shareTokens";
+import type { AnalyticsRecorder } from "./analytics/collector";
 
 export interface EdgeHandler {
   /** Answers a GET or HEAD without Range; the promise, if any, settles when the answer is sent. */
@@ -182,6 +183,22 @@ export interface EdgeDeps {
   shareKeys: ShareKeys;
   /** Behind a reverse proxy: the client address is X-Forwarded-For's last entry. */
   trustProxy: boolean;
+  /** Counts answered requests (analytics/collector.ts); absent when analytics are off. */
+  analytics?: AnalyticsRecorder | undefined;
+}
+
+/**
+ * node:http's requests (Ranges, POSTs, odd syntax) are counted when their answer is finished;
+ * Range answers write to the response directly, so the reply cannot count them.
+ */
+function countWhenFinished(analytics: AnalyticsRecorder, req: IncomingMessage, res: ServerResponse, reply: EdgeReply): void {
+  // node:http answers a connection's requests one at a time, so the socket's count of bytes
+  // between now and 'finish' is this answer's, head included.
+  const before = req.socket.bytesWritten;
+  res.once("finish", () => {
+    if (reply.served === undefined) return;
+    analytics.record(reply.served, req.headers.host ?? "", req.url ?? "/", req.headers, req.socket.remoteAddress, res.statusCode, res.getHeader("content-type"), req.socket.bytesWritten - before);
+  });
 }
 
 export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
@@ -293,13 +310,20 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
   const withHost = (req: EdgeRequest, reply: EdgeReply, label: string, then: Then, gated = true): void | Promise<void> => {
     try {
       const warm = deps.resolver.peek(label);
-      if (warm) return gated ? open(req, reply, warm, then) : then(warm);
+      if (warm) {
+        reply.served = warm;
+        return gated ? open(req, reply, warm, then) : then(warm);
+      }
       if (warm === null) return sendPage(req, reply, SITE_NOT_FOUND);
     } catch (error) {
       return fail(req, reply, error);
     }
     return deps.resolver.resolve(label).then(
-      (host) => (host ? (gated ? open(req, reply, host, then) : then(host)) : sendPage(req, reply, SITE_NOT_FOUND)),
+      (host) => {
+        if (!host) return sendPage(req, reply, SITE_NOT_FOUND);
+        reply.served = host;
+        return gated ? open(req, reply, host, then) : then(host);
+      },
       (error: unknown) => fail(req, reply, error),
     );
   };
@@ -309,6 +333,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
 
     serveNode(req, res, label) {
       const reply = nodeReply(res);
+      if (deps.analytics) countWhenFinished(deps.analytics, req, res, reply);
       if (req.method === "POST" && (req.url ?? "/").split("?", 1)[0] === PASSWORD_PATH) {
         // Only a protected host takes the form; elsewhere this is any other POST.
         const post = (host: ServedHost) => {

@@ -19,13 +19,26 @@ export interface EdgeRequestHeaders {
   readonly "if-modified-since"?: string | undefined;
   /** Read only on password-protected hosts. */
   readonly cookie?: string | undefined;
-  /** Read only when a share link is opened, for its access log. */
+  /** Read when a share link is opened (its access log), and by analytics. */
   readonly "user-agent"?: string | undefined;
+  /** Read by analytics only. */
+  readonly referer?: string | undefined;
+  /** Read by analytics, and only behind a trusted proxy. */
+  readonly "x-forwarded-for"?: string | undefined;
+}
+
+/** The site a request turned out to be for: what analytics counts it under. */
+export interface ServedSite {
+  readonly siteId: string;
+  /** A {sub}--v{n} host. */
+  readonly versionHost: boolean;
 }
 
 /** One answer. `headers` objects are often reused across requests: never mutate them. */
 export interface EdgeReply {
   readonly headersSent: boolean;
+  /** Set by the handler as soon as it knows the site; unset, the request is not counted. */
+  served: ServedSite | undefined;
   /** A complete answer; no body for HEAD, 304 or an empty file. */
   send(status: number, headers: OutgoingHttpHeaders, body?: Buffer): void;
   /**
@@ -44,6 +57,7 @@ export interface EdgeReply {
 
 export function nodeReply(res: ServerResponse): EdgeReply {
   return {
+    served: undefined,
     get headersSent() {
       return res.headersSent;
     },

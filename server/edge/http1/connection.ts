@@ -12,7 +12,8 @@ import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyBaseLogger } from "fastify";
-import type { EdgeReply } from "../reply";
+import type { EdgeReply, ServedSite } from "../reply";
+import type { AnalyticsRecorder } from "../analytics/collector";
 import { MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./requestHead";
 import { pumpFile } from "./filePump";
 import { headEnd, responseHead, wholeResponse, WHOLE_MAX_BODY } from "./responseHead";
@@ -27,10 +28,13 @@ export interface ConnectionOptions {
   keepAliveMs: number;
   /** The most a request head may take to arrive in full (slow-header attacks). */
   headersTimeoutMs: number;
+  /** Counts each answered request of a site; absent when analytics are off. */
+  analytics?: AnalyticsRecorder | undefined;
 }
 
 export class EdgeConnection implements EdgeReply {
   headersSent = false;
+  served: ServedSite | undefined = undefined;
   /** Bytes received and not yet answered. */
   private input: Buffer | undefined;
   /** A request is being answered asynchronously. */
@@ -38,6 +42,8 @@ export class EdgeConnection implements EdgeReply {
   private closing = false;
   private current: RequestHead | undefined;
   private incompleteSince = 0;
+  /** The peer's address, read once (analytics). */
+  private address: string | undefined;
   private readonly keepAliveEnd: string;
   private static readonly closeEnd = headEnd(undefined);
 
@@ -94,6 +100,7 @@ export class EdgeConnection implements EdgeReply {
       this.input = head.length === this.input.length ? undefined : this.input.subarray(head.length);
       this.current = head;
       this.headersSent = false;
+      this.served = undefined;
       let pending: void | Promise<void>;
       try {
         pending = this.options.serve(head, this, label);
@@ -160,27 +167,49 @@ export class EdgeConnection implements EdgeReply {
   send(status: number, headers: OutgoingHttpHeaders, body?: Buffer): void {
     const end = this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd;
     this.headersSent = true;
+    let sent: number;
     if (body === undefined || body.length === 0) {
-      this.socket.write(responseHead(status, headers, end), "latin1");
+      const head = responseHead(status, headers, end);
+      this.socket.write(head, "latin1");
+      sent = head.length;
     } else if (body.length <= WHOLE_MAX_BODY) {
-      this.socket.write(wholeResponse(status, headers, body, end));
+      const whole = wholeResponse(status, headers, body, end);
+      this.socket.write(whole);
+      sent = whole.length;
     } else {
+      const head = responseHead(status, headers, end);
       this.socket.cork();
-      this.socket.write(responseHead(status, headers, end), "latin1");
+      this.socket.write(head, "latin1");
       this.socket.write(body);
       this.socket.uncork();
+      sent = head.length + body.length;
     }
+    if (this.served !== undefined) this.count(status, headers, sent);
+  }
+
+  /** Hands the answered request to analytics, when they are on and the site is known. */
+  private count(status: number, headers: OutgoingHttpHeaders, bytes: number): void {
+    const { analytics } = this.options;
+    const head = this.current!;
+    analytics?.record(this.served!, head.host, head.url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers["content-type"], bytes);
   }
 
   async stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void> {
+    const before = this.socket.bytesWritten;
     this.socket.write(responseHead(status, headers, this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd), "latin1");
     this.headersSent = true;
-    // pipeline() waits for the client (backpressure), and destroys the blob stream if the client
-    // goes away; `end: false` keeps the connection for the next request.
-    await pipeline(body, this.socket, { end: false });
+    try {
+      // pipeline() waits for the client (backpressure), and destroys the blob stream if the client
+      // goes away; `end: false` keeps the connection for the next request.
+      await pipeline(body, this.socket, { end: false });
+    } finally {
+      // What reached the socket, so a download cut short counts only its bytes.
+      if (this.served !== undefined) this.count(status, headers, this.socket.bytesWritten - before);
+    }
   }
 
   async streamFile(status: number, headers: OutgoingHttpHeaders, file: FileHandle, size: number): Promise<void> {
+    const before = this.socket.bytesWritten;
     try {
       this.socket.write(responseHead(status, headers, this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd), "latin1");
     } catch (error) {
@@ -188,7 +217,11 @@ export class EdgeConnection implements EdgeReply {
       throw error;
     }
     this.headersSent = true;
-    await pumpFile(file, size, this.socket);
+    try {
+      await pumpFile(file, size, this.socket);
+    } finally {
+      if (this.served !== undefined) this.count(status, headers, this.socket.bytesWritten - before);
+    }
   }
 
   destroy(): void {

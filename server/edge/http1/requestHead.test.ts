@@ -41,6 +41,12 @@ describe("parseRequestHead", () => {
     expect(parsed("GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: Mozilla/5.0 (X11)\r\nuser-agent: second\r\n\r\n").headers).toEqual({ "user-agent": "Mozilla/5.0 (X11)" });
   });
 
+  it("reads Referer (the first) and X-Forwarded-For (joined) for analytics", () => {
+    expect(
+      parsed("GET / HTTP/1.1\r\nHost: h\r\nReferer: https://a.example/\r\nreferer: https://b.example/\r\nX-Forwarded-For: 1.1.1.1\r\nx-forwarded-for: 2.2.2.2\r\n\r\n").headers,
+    ).toEqual({ referer: "https://a.example/", "x-forwarded-for": "1.1.1.1, 2.2.2.2" });
+  });
+
   it("reads the Cookie field, joining several with a semicolon as node:http does", () => {
     expect(parsed("GET / HTTP/1.1\r\nHost: h\r\nCookie: a=1\r\n\r\n").headers).toEqual({ cookie: "a=1" });
     const result = parsed("GET / HTTP/1.1\r\nHost: h\r\nCookie: a=1; b=2\r\ncookie:  c=3 \r\n\r\n");

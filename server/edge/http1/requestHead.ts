@@ -16,8 +16,12 @@ export interface RequestHead {
     "if-modified-since"?: string;
     /** Several Cookie fields are joined with "; " (RFC 9113 §8.2.3 and node:http do the same). */
     cookie?: string;
-    /** For the access log of share links; the first one counts, as in node:http. */
+    /** For the access log of share links and analytics; the first one counts, as in node:http. */
     "user-agent"?: string;
+    /** For analytics; the first one counts, as in node:http. */
+    referer?: string;
+    /** For analytics behind a trusted proxy; repeated fields are joined with ", ". */
+    "x-forwarded-for"?: string;
   };
   /** A Range field was sent: the fast path leaves ranges to node:http. */
   range: boolean;
@@ -110,6 +114,12 @@ export function parseRequestHead(buffer: Buffer): HeadResult {
         break;
       case "user-agent":
         headers["user-agent"] ??= value;
+        break;
+      case "referer":
+        headers.referer ??= value;
+        break;
+      case "x-forwarded-for":
+        headers["x-forwarded-for"] = headers["x-forwarded-for"] === undefined ? value : `${headers["x-forwarded-for"]}, ${value}`;
         break;
     }
   }

@@ -1,0 +1,114 @@
+// The collector against a real database: batches written as the issue asks (every second, or at
+// 1,000 visits), grouped rows, the day's salt, GeoIP countries, and a flush on close.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../db/client";
+import { getTestServer, type TestServer } from "../../test/support";
+import { signedInClient } from "../../test/factories";
+import { createSiteWith, htmlFile } from "../../test/sites";
+import { AnalyticsCollector, FLUSH_AT_RECORDS } from "./collector";
+import { parseGeoIpCsv } from "./geoip";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+const HTML = "text/html; charset=utf-8";
+
+describe("the analytics collector", () => {
+  let server: TestServer;
+  let site: { siteId: string; versionHost: boolean };
+  let clock = Date.parse("2026-04-01T10:00:30Z");
+
+  beforeAll(async () => {
+    server = await getTestServer("pglite");
+    const { client } = await signedInClient(server);
+    site = { siteId: (await createSiteWith(client, htmlFile())).id, versionHost: false };
+  });
+  afterAll(() => server.close());
+
+  const collector = (geo?: string) =>
+    new AnalyticsCollector({ db: server.ctx.db, log: server.ctx.log, sitesDomain: "localhost", trustProxy: false, now: () => clock, ...(geo ? { geoIp: parseGeoIpCsv(geo) } : {}) });
+
+  async function rows() {
+    const result = await server.ctx.db.execute(sql`select * from analytics_events where site_id = ${site.siteId} order by requests desc, bot, path, id`);
+    await server.ctx.db.execute(sql`delete from analytics_events where site_id = ${site.siteId}`);
+    return rowsOf<{ at: string | Date; host_kind: string; path: string; status: number; page_view: boolean; bot: boolean; visitor: string | null; country: string | null; requests: number; bytes: string | number }>(result);
+  }
+
+  it("groups a batch into one row per distinct visit shape, with hashed visitors", async () => {
+    const c = collector();
+    for (let i = 0; i < 3; i++) c.record(site, "abcde.localhost:8080", "/?x=" + i, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 100);
+    c.record(site, "abcde.localhost:8080", "/", { "user-agent": BROWSER }, "203.0.113.2", 200, HTML, 100);
+    c.record(site, "www.example.com", "/", { "user-agent": "curl/8.5.0" }, "203.0.113.3", 200, HTML, 100);
+    await c.close();
+    const written = await rows();
+    expect(written.map((r) => [r.host_kind, r.path, r.bot, r.requests, Number(r.bytes)])).toEqual([
+      ["subdomain", "/", false, 3, 300],
+      ["subdomain", "/", false, 1, 100],
+      ["custom", "/", true, 1, 100],
+    ]);
+    // Two visitors, two hashes, none of them the address; bots carry none.
+    expect(new Set(written.map((r) => r.visitor)).size).toBe(3);
+    expect(written[2]!.visitor).toBeNull();
+    expect(written[0]!.visitor).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Date(written[0]!.at).toISOString()).toBe("2026-04-01T10:00:00.000Z");
+  });
+
+  it("writes as soon as 1,000 visits wait, without waiting for the second", async () => {
+    const c = collector();
+    for (let i = 0; i < FLUSH_AT_RECORDS; i++) c.record(site, "abcde.localhost", `/p${i % 10}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    // The flush starts on the next turn of the event loop, far sooner than the 1 s timer.
+    const started = Date.now();
+    let written: Awaited<ReturnType<typeof rows>> = [];
+    while (written.length === 0 && Date.now() - started < 900) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const result = await server.ctx.db.execute(sql`select * from analytics_events where site_id = ${site.siteId}`);
+      written = rowsOf(result);
+    }
+    expect(written.length).toBeGreaterThan(0);
+    await c.close();
+    const all = await rows();
+    expect(all).toHaveLength(10);
+    expect(all.reduce((sum, r) => sum + r.requests, 0)).toBe(FLUSH_AT_RECORDS);
+  });
+
+  it("gives one visitor the same hash all day and a new one the next day", async () => {
+    const c = collector();
+    const hashOn = async (at: string) => {
+      clock = Date.parse(at);
+      c.record(site, "abcde.localhost", "/", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+      await c.flush();
+      return (await rows())[0]!.visitor;
+    };
+    const morning = await hashOn("2026-04-02T00:00:01Z");
+    const evening = await hashOn("2026-04-02T23:59:59Z");
+    const nextDay = await hashOn("2026-04-03T00:00:00Z");
+    await c.close();
+    expect(evening).toBe(morning);
+    expect(nextDay).not.toBe(morning);
+  });
+
+  it("records the visitor's country when a GeoIP database is configured", async () => {
+    const c = collector("203.0.113.0,203.0.113.255,NZ");
+    c.record(site, "abcde.localhost", "/", { "user-agent": BROWSER }, "203.0.113.9", 200, HTML, 1);
+    c.record(site, "abcde.localhost", "/", { "user-agent": BROWSER }, "192.0.2.1", 200, HTML, 1);
+    await c.close();
+    expect((await rows()).map((r) => r.country).sort()).toEqual(["NZ", null]);
+  });
+
+  it("folds a flood of distinct paths into one row instead of growing without bound", async () => {
+    const c = collector();
+    for (let i = 0; i < 25_000; i++) c.record(site, "abcde.localhost", `/random-${i}`, { "user-agent": "curl/8" }, "198.51.100.1", 404, HTML, 1);
+    await c.close();
+    const written = await rows();
+    expect(written.length).toBe(20_001);
+    expect(written.find((r) => r.path === "(other)")?.requests).toBe(5000);
+  });
+
+  it("logs and drops a batch it cannot write, and keeps serving the next", async () => {
+    const c = collector();
+    c.record({ siteId: "not-a-uuid", versionHost: false }, "abcde.localhost", "/", {}, "203.0.113.1", 200, HTML, 1);
+    await expect(c.flush()).resolves.toBeUndefined();
+    c.record(site, "abcde.localhost", "/after", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    await c.close();
+    expect((await rows()).map((r) => r.path)).toEqual(["/after"]);
+  });
+});
