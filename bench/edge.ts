@@ -35,6 +35,8 @@ const HARNESS = path.resolve(root, "../shared/bench");
 const NGINX_PORT = 8081; // fixed in run-bench.mjs
 const BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"; // loaded by its nginx.conf
 const CASES = ["small", "medium", "large", "404", "gzip", "many"] as const;
+/** Cases run again with analytics collection off. */
+const ANALYTICS_CASES: ReadonlyArray<(typeof CASES)[number]> = ["small", "many"];
 const RSS_POLL_MS = 250;
 const CLOCK_TICKS = 100; // getconf CLK_TCK, as run-bench.mjs assumes
 
@@ -48,6 +50,8 @@ class BenchError extends Error {}
 interface Options {
   quick: boolean;
   keepData: boolean;
+  /** --no-analytics-off: skip the pass with analytics collection off. */
+  skipAnalyticsOff: boolean;
   /** Passed to run-bench.mjs as they are (after ours). */
   passThrough: string[];
   /** The corpus run-bench.mjs serves (its --root). */
@@ -56,12 +60,13 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options | undefined {
-  const options: Options = { quick: false, keepData: false, passThrough: [], corpus: "/tmp/bench-site", out: undefined };
+  const options: Options = { quick: false, keepData: false, skipAnalyticsOff: false, passThrough: [], corpus: "/tmp/bench-site", out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") return undefined;
     if (arg === "--quick") options.quick = true;
     else if (arg === "--keep-data") options.keepData = true;
+    else if (arg === "--no-analytics-off") options.skipAnalyticsOff = true;
     else {
       // Mirror run-bench.mjs's parsing (--k v or --k=v) to learn --root and --out.
       options.passThrough.push(arg);
@@ -82,6 +87,7 @@ const USAGE = `Usage: npm run bench:edge -- [--quick] [--keep-data] [run-bench.m
   --quick       1 round x 5 s per case instead of 3 x 10 s, and at most 20 s of waiting for a quiet
                 machine and 1 retry per measurement (= --runs 1 --duration 5 --retries 1 --quiet-wait 20)
   --keep-data   keep Berth's data directory (the site) after the run
+  --no-analytics-off  skip the second pass of small and many with analytics collection off
   Any other option goes to ${path.join(HARNESS, "run-bench.mjs")}, e.g. --cases small,many --runs 5 --out DIR.
   Not for --servers/--extra-*/--host: this script sets them.`;
 
@@ -512,6 +518,7 @@ function runHarness(args: readonly string[], onSpawn: (pid: number) => void): Pr
 }
 
 interface HarnessRecord {
+  req_per_srv_cpu_s: number;
   mode: string;
   server: string;
   case: string;
@@ -523,12 +530,16 @@ interface HarnessRecord {
   non2xx: number;
 }
 
-/** Median req/s of clean runs (all runs when none is clean), as the harness's summary does. */
-function medianRps(records: readonly HarnessRecord[], server: string, cas: string): number {
+/** Median of a field over clean runs (all runs when none is clean), as the harness's summary does. */
+function medianOf(records: readonly HarnessRecord[], server: string, cas: string, field: "rps" | "req_per_srv_cpu_s"): number {
   const all = records.filter((r) => r.server === server && r.case === cas && r.ok);
   const clean = all.filter((r) => !r.noisy);
   const picked = clean.length > 0 ? clean : all;
-  return picked.length > 0 ? median(picked.map((r) => r.rps)) : Number.NaN;
+  return picked.length > 0 ? median(picked.map((r) => r[field])) : Number.NaN;
+}
+
+function medianRps(records: readonly HarnessRecord[], server: string, cas: string): number {
+  return medianOf(records, server, cas, "rps");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -603,6 +614,26 @@ async function main(): Promise<number> {
     if (existsSync(likeFile)) likeForLike = { rows: (JSON.parse(readFileSync(likeFile, "utf8")) as { results: HarnessRecord[] }).results, paths: kept.length };
   }
 
+  // Analytics collection costs: the same server with BERTH_ANALYTICS=false, in a pass of its own
+  // right after, on the cases where a request costs least (so the recording's share is largest).
+  // The main pass above ran with collection on, as Berth ships.
+  let analyticsOff: HarnessRecord[] | undefined;
+  const offCases = ANALYTICS_CASES.filter((c) => cases.includes(c));
+  if (!options.skipAnalyticsOff && offCases.length > 0) {
+    const offEnv = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api", BERTH_ANALYTICS: "false" })
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(" ");
+    const offOut = path.join(out, "analytics-off");
+    console.log(`\nThe ${offCases.join(" and ")} cases again, with analytics collection off (BERTH_ANALYTICS=false).\n`);
+    await runHarness(
+      [`exec env ${offEnv} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`, ...args.slice(1), "--cases", offCases.join(","), "--out", offOut],
+      (pid) => (watcher = new ServerRssWatcher(pid, site.dataDir)),
+    );
+    servers.push(...(watcher?.stop() ?? []));
+    const offFile = path.join(offOut, "results.json");
+    if (existsSync(offFile)) analyticsOff = (JSON.parse(readFileSync(offFile, "utf8")) as { results: HarnessRecord[] }).results;
+  }
+
   const rows = cases.map((c) => {
     const nginx = medianRps(results, "nginx", c);
     const ours = medianRps(results, "ours", c);
@@ -632,6 +663,23 @@ async function main(): Promise<number> {
     ...rows.map((r) => `| ${r.c} | ${fmt(r.nginx)} | ${fmt(r.ours)} | ${Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : "-"} | ${r.notes.join("; ")} |`),
     "",
   ];
+  if (analyticsOff) {
+    lines.push(
+      "## Analytics collection on vs off (Berth / nginx of each pass, and on / off; goal: on within 5 % of off)",
+      "",
+      "| case | on: req/s (/ nginx) | off: req/s (/ nginx) | on / off, req/s | on / off, req per server CPU-s |",
+      "|---|---:|---:|---:|---:|",
+      ...offCases.map((c) => {
+        const on = medianRps(results, "ours", c);
+        const off = medianRps(analyticsOff!, "ours", c);
+        const onRatio = on / medianRps(results, "nginx", c);
+        const offRatio = off / medianRps(analyticsOff!, "nginx", c);
+        const cpu = medianOf(results, "ours", c, "req_per_srv_cpu_s") / medianOf(analyticsOff!, "ours", c, "req_per_srv_cpu_s");
+        return `| ${c} | ${fmt(on)} (${onRatio.toFixed(2)}) | ${fmt(off)} (${offRatio.toFixed(2)}) | ${(on / off).toFixed(3)} | ${cpu.toFixed(3)} |`;
+      }),
+      "",
+    );
+  }
   const peak = servers.reduce((max, s) => Math.max(max, s.hwmKb), 0);
   lines.push(
     servers.length > 0

@@ -6,7 +6,7 @@ import { rowsOf } from "../../db/client";
 import { getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";
-import { AnalyticsCollector, FLUSH_AT_RECORDS } from "./collector";
+import { AnalyticsCollector, FLUSH_AT_ENTRIES } from "./collector";
 import { parseGeoIpCsv } from "./geoip";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -52,9 +52,10 @@ describe("the analytics collector", () => {
     expect(new Date(written[0]!.at).toISOString()).toBe("2026-04-01T10:00:00.000Z");
   });
 
-  it("writes as soon as 1,000 visits wait, without waiting for the second", async () => {
+  it("counts identical requests together, and writes as soon as 1,000 distinct ones wait", async () => {
     const c = collector();
-    for (let i = 0; i < FLUSH_AT_RECORDS; i++) c.record(site, "abcde.localhost", `/p${i % 10}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    for (let i = 0; i < 5000; i++) c.record(site, "abcde.localhost", "/same", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    for (let i = 0; i < FLUSH_AT_ENTRIES - 1; i++) c.record(site, "abcde.localhost", `/p${i}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
     // The flush starts on the next turn of the event loop, far sooner than the 1 s timer.
     const started = Date.now();
     let written: Awaited<ReturnType<typeof rows>> = [];
@@ -66,8 +67,9 @@ describe("the analytics collector", () => {
     expect(written.length).toBeGreaterThan(0);
     await c.close();
     const all = await rows();
-    expect(all).toHaveLength(10);
-    expect(all.reduce((sum, r) => sum + r.requests, 0)).toBe(FLUSH_AT_RECORDS);
+    expect(all).toHaveLength(FLUSH_AT_ENTRIES);
+    expect(all.find((r) => r.path === "/same")?.requests).toBe(5000);
+    expect(all.reduce((sum, r) => sum + r.requests, 0)).toBe(5000 + FLUSH_AT_ENTRIES - 1);
   });
 
   it("gives one visitor the same hash all day and a new one the next day", async () => {

@@ -1,6 +1,8 @@
-// The edge's analytics: every request a site host answers is remembered in memory as it is sent
-// (one small object, nothing worked out), and once a second, or as soon as 1,000 are waiting,
-// the batch is classified, grouped and written in one statement. Serving never waits for it.
+// The edge's analytics: every request a site host answers is counted in memory as it is sent,
+// under a key of the fields that matter (site, host, target, status, type, user agent, referrer,
+// address), so a thousand identical requests cost one map entry and no object that outlives the
+// request. Once a second, or as soon as 1,000 distinct entries wait, the batch is classified,
+// grouped into rows and written in one statement. Serving never waits for it.
 //
 // Visitors: a SHA-256 of the day's salt, the client address and the user agent, cut to 128 bits.
 // The salt lives in the database for one UTC day (shared by every process), so the same person
@@ -14,9 +16,10 @@ import { hostName, isBot, isPageView, pathOf, referrerHost, visitorAddress } fro
 import type { GeoIp } from "./geoip";
 
 export const FLUSH_INTERVAL_MS = 1000;
-export const FLUSH_AT_RECORDS = 1000;
-/** Records kept while the database is unreachable; past this they are dropped and counted. */
-const MAX_PENDING = 200_000;
+/** Distinct entries that trigger a write before the second is up (identical requests share one). */
+export const FLUSH_AT_ENTRIES = 1000;
+/** Distinct entries kept while the database is behind; past this, new ones are dropped and counted. */
+const MAX_PENDING = 50_000;
 /** Distinct rows per batch; past this, new paths, referrers and visitors fold into one row. */
 const MAX_GROUPS = 20_000;
 const OTHER_PATH = "(other)";
@@ -30,14 +33,18 @@ export interface RecordedHeaders {
   readonly "x-forwarded-for"?: string | undefined;
 }
 
-interface Visit {
+/** Requests alike in every field analytics reads, counted together. */
+interface Visits {
   site: ServedSite;
   host: string;
   url: string;
-  headers: RecordedHeaders;
+  userAgent: string | undefined;
+  referer: string | undefined;
+  forwardedFor: string | undefined;
   address: string | undefined;
   status: number;
   contentType: string | undefined;
+  requests: number;
   bytes: number;
 }
 
@@ -55,7 +62,9 @@ export interface CollectorOptions {
 }
 
 export class AnalyticsCollector implements AnalyticsRecorder {
-  private pending: Visit[] = [];
+  private pending = new Map<string, Visits>();
+  /** The entry the previous request counted in, while it is still pending. */
+  private last: Visits | undefined;
   private flushing: Promise<void> | undefined;
   private soon = false;
   private dropped = 0;
@@ -72,28 +81,60 @@ export class AnalyticsCollector implements AnalyticsRecorder {
   }
 
   record(site: ServedSite, host: string, url: string, headers: RecordedHeaders, address: string | undefined, status: number, contentType: unknown, bytes: number): void {
-    if (this.pending.length >= MAX_PENDING) {
-      this.dropped++;
+    const userAgent = headers["user-agent"];
+    const referer = headers.referer;
+    const forwardedFor = headers["x-forwarded-for"];
+    const type = typeof contentType === "string" ? contentType : undefined;
+    // Keep-alive clients repeat themselves: the same entry as last time skips building a key
+    // (about 600 ns of a 10 µs request) for a few string comparisons.
+    const last = this.last;
+    if (
+      last !== undefined &&
+      last.url === url &&
+      last.site === site &&
+      last.status === status &&
+      last.userAgent === userAgent &&
+      last.address === address &&
+      last.contentType === type &&
+      last.referer === referer &&
+      last.host === host &&
+      last.forwardedFor === forwardedFor
+    ) {
+      last.requests++;
+      last.bytes += bytes;
       return;
     }
-    this.pending.push({ site, host, url, headers, address, status, contentType: typeof contentType === "string" ? contentType : undefined, bytes });
-    if (this.pending.length >= FLUSH_AT_RECORDS && !this.soon) {
-      this.soon = true;
-      setImmediate(() => {
-        this.soon = false;
-        void this.flush();
-      });
+    const key = `${site.siteId}\n${host}\n${url}\n${status}\n${type}\n${userAgent}\n${referer}\n${address}\n${forwardedFor}`;
+    let visits = this.pending.get(key);
+    if (visits === undefined) {
+      if (this.pending.size >= MAX_PENDING) {
+        this.dropped++;
+        return;
+      }
+      visits = { site, host, url, userAgent, referer, forwardedFor, address, status, contentType: type, requests: 0, bytes: 0 };
+      this.pending.set(key, visits);
+      if (this.pending.size >= FLUSH_AT_ENTRIES && !this.soon) {
+        this.soon = true;
+        setImmediate(() => {
+          this.soon = false;
+          void this.flush();
+        });
+      }
     }
+    visits.requests++;
+    visits.bytes += bytes;
+    this.last = visits;
   }
 
   /** Writes what is waiting; one write at a time. Failures are logged, and the batch is lost. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.pending.length === 0) return Promise.resolve();
+    if (this.pending.size === 0) return Promise.resolve();
     const batch = this.pending;
-    this.pending = [];
-    this.flushing = this.write(batch)
-      .catch((error: unknown) => this.options.log.error({ err: error, visits: batch.length }, "could not write analytics"))
+    this.pending = new Map();
+    this.last = undefined;
+    this.flushing = this.write(batch.values())
+      .catch((error: unknown) => this.options.log.error({ err: error, entries: batch.size }, "could not write analytics"))
       .finally(() => {
         this.flushing = undefined;
         if (this.dropped > 0) {
@@ -111,7 +152,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     await this.flush();
   }
 
-  private async write(batch: Visit[]): Promise<void> {
+  private async write(batch: Iterable<Visits>): Promise<void> {
     const now = this.now();
     const salt = await this.saltFor(now);
     const minute = new Date(Math.floor(now / 60_000) * 60_000).toISOString();
@@ -123,18 +164,18 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     const { trustProxy, geoIp } = this.options;
 
     for (const visit of batch) {
-      const userAgent = visit.headers["user-agent"];
+      const { userAgent } = visit;
       let bot = bots.get(userAgent);
       if (bot === undefined) bots.set(userAgent, (bot = isBot(userAgent)));
       let kind = kinds.get(visit.host);
       if (kind === undefined) kinds.set(visit.host, (kind = this.hostKind(visit)));
       let path = pathOf(visit.url);
       const pageView = isPageView(visit.status, visit.contentType, path);
-      let referrer = pageView && !bot ? referrerHost(visit.headers.referer, visit.host) : null;
+      let referrer = pageView && !bot ? referrerHost(visit.referer, visit.host) : null;
       let visitor: string | null = null;
       let country: string | null = null;
       if (!bot && visit.status < 400) {
-        const address = visitorAddress(visit.address, visit.headers["x-forwarded-for"], trustProxy);
+        const address = visitorAddress(visit.address, visit.forwardedFor, trustProxy);
         const key = `${address}\n${userAgent}`;
         visitor = visitors.get(key) ?? null;
         if (visitor === null) {
@@ -160,7 +201,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
         row = { site_id: visit.site.siteId, at: minute, host_kind: kind, path, status: visit.status, page_view: pageView, bot, referrer_host: referrer, country, visitor, requests: 0, bytes: 0 };
         rows.set(key, row);
       }
-      row.requests++;
+      row.requests += visit.requests;
       row.bytes += visit.bytes;
     }
     const all = [...rows.values()];
@@ -169,7 +210,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     }
   }
 
-  private hostKind(visit: Visit): HostKind {
+  private hostKind(visit: Visits): HostKind {
     if (visit.site.versionHost) return "deployment";
     return hostName(visit.host).endsWith(this.sitesSuffix) ? "subdomain" : "custom";
   }
