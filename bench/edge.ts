@@ -671,10 +671,10 @@ async function main(): Promise<number> {
       "|---|---:|---:|---:|---:|",
       ...offCases.map((c) => {
         const on = medianRps(results, "ours", c);
-        const off = medianRps(analyticsOff!, "ours", c);
+        const off = medianRps(analyticsOff, "ours", c);
         const onRatio = on / medianRps(results, "nginx", c);
-        const offRatio = off / medianRps(analyticsOff!, "nginx", c);
-        const cpu = medianOf(results, "ours", c, "req_per_srv_cpu_s") / medianOf(analyticsOff!, "ours", c, "req_per_srv_cpu_s");
+        const offRatio = off / medianRps(analyticsOff, "nginx", c);
+        const cpu = medianOf(results, "ours", c, "req_per_srv_cpu_s") / medianOf(analyticsOff, "ours", c, "req_per_srv_cpu_s");
         return `| ${c} | ${fmt(on)} (${onRatio.toFixed(2)}) | ${fmt(off)} (${offRatio.toFixed(2)}) | ${(on / off).toFixed(3)} | ${cpu.toFixed(3)} |`;
       }),
       "",
