@@ -9,6 +9,7 @@ import { provisionDueDomains } from "../services/provisionDomains";
 import type { VariantCompressor } from "../services/compressVariants";
 import { rollUpAnalytics } from "../services/rollUpAnalytics";
 import { pruneAnalytics } from "../db/repositories/analytics";
+import { sendWeeklySummaries } from "../services/sendWeeklySummaries";
 
 export const WORKER_INTERVAL_MS = 60_000;
 /** Analytics roll-ups: an open Analytics tab sees a visit within about this long of the edge's flush. */
@@ -23,6 +24,8 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await releaseStaleSubdomainReservations(ctx.db, now);
   await ensureSubdomainPool(ctx.db);
   await pruneAnalytics(ctx.db, now);
+  // Mondays only, one query once everyone has theirs; a mail failure waits for the next tick.
+  await sendWeeklySummaries(ctx, now);
   // Catches up on compression a restart interrupted; a no-op when nothing is waiting.
   await compressor?.kick();
 }

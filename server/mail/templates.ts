@@ -1,5 +1,6 @@
 // Every message Berth sends, as plain text with the link on a line of its own.
 import type { MailMessage } from "./message";
+import { percentChange } from "../../common/analytics";
 
 type Template = MailMessage & { link?: string };
 
@@ -127,4 +128,75 @@ export function domainActiveMessage(
       "— Berth",
     ].join("\n"),
   };
+}
+
+/** One site's line in the weekly summary. */
+export interface WeeklySummarySite {
+  name: string;
+  views: number;
+  visitors: number;
+  previousViews: number;
+  /** The site's page in the dashboard. */
+  link: string;
+}
+
+export function weeklySummaryMessage(
+  to: string,
+  summary: { name: string; weekStart: Date; weekEnd: Date; sites: readonly WeeklySummarySite[]; dashboardLink: string },
+): Template {
+  const views = summary.sites.reduce((sum, site) => sum + site.views, 0);
+  const visitors = summary.sites.reduce((sum, site) => sum + site.visitors, 0);
+  const previousViews = summary.sites.reduce((sum, site) => sum + site.previousViews, 0);
+  const lastDay = new Date(summary.weekEnd.getTime() - 86_400_000);
+  return {
+    to,
+    link: summary.dashboardLink,
+    subject: `Your sites this week: ${count(views, "view")}`,
+    text: [
+      `Hi ${summary.name || "there"},`,
+      "",
+      `In the week of ${dayRange(summary.weekStart, lastDay)} (UTC), your sites had ${count(views, "page view")} from ${count(visitors, "visitor")}${totalChange(views, previousViews)}.`,
+      "",
+      ...summary.sites.flatMap((site) => [
+        `${site.name}: ${count(site.views, "view")}${siteChange(site.views, site.previousViews)}, ${count(site.visitors, "visitor")}`,
+        site.link,
+        "",
+      ]),
+      "Changes are against the week before. To see every site, open:",
+      "",
+      summary.dashboardLink,
+      "",
+      "You get this message because the weekly summary is on. You can turn it off in Settings, Notifications.",
+      "",
+      "— Berth",
+    ].join("\n"),
+  };
+}
+
+/** "1 view", "1,234 views". */
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** " (+25%)", " (-10%)", " (new)" when the week before had none; nothing when neither week had any. */
+function siteChange(current: number, previous: number): string {
+  const change = percentChange(current, previous);
+  if (change !== null) return ` (${change > 0 ? "+" : ""}${change}%)`;
+  return current > 0 ? " (new)" : "";
+}
+
+function totalChange(current: number, previous: number): string {
+  const change = percentChange(current, previous);
+  if (change === null) return "";
+  if (change === 0) return ", as many as the week before";
+  return `, ${change > 0 ? "up" : "down"} ${Math.abs(change)}% on the week before`;
+}
+
+/** "16 to 22 November 2026", "30 November to 6 December 2026", "29 December 2025 to 4 January 2026". */
+function dayRange(first: Date, last: Date): string {
+  const part = (date: Date, options: Intl.DateTimeFormatOptions) => date.toLocaleDateString("en-GB", { ...options, timeZone: "UTC" });
+  const end = part(last, { day: "numeric", month: "long", year: "numeric" });
+  if (first.getUTCFullYear() !== last.getUTCFullYear()) return `${part(first, { day: "numeric", month: "long", year: "numeric" })} to ${end}`;
+  if (first.getUTCMonth() !== last.getUTCMonth()) return `${part(first, { day: "numeric", month: "long" })} to ${end}`;
+  return `${part(first, { day: "numeric" })} to ${end}`;
 }
