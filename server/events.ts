@@ -43,12 +43,34 @@ interface EventMap {
   variants: [VariantsReady];
   domain: [DomainChanged];
   analytics: [AnalyticsUpdated];
+  /** Cached state may be stale (a cluster node lost its notifications): reload from the database. */
+  resync: [];
 }
 
+/** The events other nodes hear about (clusterEvents.ts). */
+export const RELAYED_EVENTS = ["site", "deployment", "variants", "domain", "analytics"] as const;
+export type RelayedEvent = (typeof RELAYED_EVENTS)[number];
+
 export class BerthEvents extends EventEmitter<EventMap> {
+  /**
+   * True while an event from another node is being emitted here: listeners with side effects
+   * (mail, background work) skip it, since the node where it happened does them.
+   */
+  relaying = false;
+
   constructor() {
     super();
     // Every open dashboard tab listens; that is not a leak.
     this.setMaxListeners(0);
+  }
+
+  /** Emits another node's event locally, with `relaying` set. */
+  relay(type: RelayedEvent, payload: unknown): void {
+    this.relaying = true;
+    try {
+      (this.emit as (type: RelayedEvent, payload: unknown) => boolean)(type, payload);
+    } finally {
+      this.relaying = false;
+    }
   }
 }

@@ -15,6 +15,7 @@ import type { AppContext } from "./context";
 import { createEdgeHandler } from "./edge/handler";
 import { AnalyticsCollector } from "./edge/analytics/collector";
 import { loadGeoIp } from "./edge/analytics/geoip";
+import { startClusterEvents } from "./clusterEvents";
 import { passKeys } from "./edge/protection";
 import { shareKeys } from "./edge/shareTokens";
 import { createHostRouter } from "./edge/hosts";
@@ -77,8 +78,13 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     await ctx.domains.load();
     const compressor = new VariantCompressor(ctx);
     events.on("deployment", ({ deployment }) => {
-      if (deployment.status === "success") void compressor.kick();
+      // Another node's publish is that node's to compress (its worker would catch up anyway).
+      if (deployment.status === "success" && !events.relaying) void compressor.kick();
     });
+    // Several nodes on one PostgreSQL server hear each other's events (caches, dashboards).
+    const cluster = database.kind === "postgres" && env.databaseUrl
+      ? await startClusterEvents({ url: env.databaseUrl, db: ctx.db, events, log })
+      : undefined;
     watchDeploymentFailures(ctx);
 
     const hosts = createHostRouter({ ...env, customDomains: ctx.domains });
@@ -144,6 +150,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       async close() {
         await adminSocket?.close();
         await worker?.stop();
+        await cluster?.close();
         await app.close();
         // After the server has stopped answering: the last second of visits.
         await analytics?.close();

@@ -32,6 +32,10 @@ export class DomainRegistry {
       if (status !== "active") this.drop(hostname, siteId);
       this.reload(siteId);
     });
+    events.on("resync", () => {
+      const done: Promise<void> = this.load().catch(this.onError).finally(() => this.reloading.delete(done));
+      this.reloading.add(done);
+    });
   }
 
   /** Reads every served domain; called once before the server listens. */

@@ -90,6 +90,11 @@ export class EdgeResolver {
       this.manifests.clear();
       this.hosts.clear();
     });
+    events.on("resync", () => {
+      this.sites.clear();
+      this.manifests.clear();
+      this.hosts.clear();
+    });
   }
 
   /** Drops every cached host of the site (its live host and its version hosts). */

@@ -36,7 +36,8 @@ export interface DeploymentFailureNotices {
 export function watchDeploymentFailures(ctx: NoticeContext & Pick<AppContext, "events">): DeploymentFailureNotices {
   const pending = new Set<Promise<void>>();
   const onDeployment = (change: DeploymentChanged) => {
-    if (change.deployment.status !== "failed") return;
+    // Another node's deployment: that node sends the mail.
+    if (change.deployment.status !== "failed" || ctx.events.relaying) return;
     const sending: Promise<void> = notifyDeploymentFailed(ctx, change)
       .then(
         () => undefined,
