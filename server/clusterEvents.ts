@@ -98,7 +98,7 @@ export async function startClusterEvents(options: { url: string; db: Db; events:
   };
   const forwarders = RELAYED_EVENTS.map((type) => {
     const listener = forward(type);
-    events.on(type, listener as never);
+    events.on(type, listener);
     return [type, listener] as const;
   });
 
@@ -106,7 +106,7 @@ export async function startClusterEvents(options: { url: string; db: Db; events:
     async close() {
       closed = true;
       clearTimeout(retry);
-      for (const [type, listener] of forwarders) events.off(type, listener as never);
+      for (const [type, listener] of forwarders) events.off(type, listener);
       await client?.end().catch(() => undefined);
     },
   };
