@@ -46,13 +46,29 @@ export const queryKeys = {
   notifications: ["me-notifications"] as const,
 };
 
+// The list query caches the whole answer (sites and their 7-day views); each hook selects its part.
+const fetchSiteList = () => api<SiteListResponse>("/api/sites");
+const selectSites = (list: SiteListResponse) => list.sites;
+const selectViews7d = (list: SiteListResponse) => list.views_7d;
+
 /** The user's sites, newest first. `enabled: false` defers the request (e.g. until a search box is used). */
 export function useSites(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.sites,
-    queryFn: async () => (await api<SiteListResponse>("/api/sites")).sites,
+    queryFn: fetchSiteList,
+    select: selectSites,
     staleTime: 15_000,
     enabled: options.enabled ?? true,
+  });
+}
+
+/** Page views of each of the user's sites over the last 7 days (site id → views), from the same request. */
+export function useSiteViews7d() {
+  return useQuery({
+    queryKey: queryKeys.sites,
+    queryFn: fetchSiteList,
+    select: selectViews7d,
+    staleTime: 15_000,
   });
 }
 
@@ -66,8 +82,8 @@ export function useSite(id: string | undefined) {
     enabled: Boolean(id),
     initialData: () =>
       queryClient
-        .getQueryData<SiteResponse[]>(queryKeys.sites)
-        ?.find((site) => site.id === id),
+        .getQueryData<SiteListResponse>(queryKeys.sites)
+        ?.sites.find((site) => site.id === id),
     initialDataUpdatedAt: () =>
       queryClient.getQueryState(queryKeys.sites)?.dataUpdatedAt,
   });

@@ -1,11 +1,13 @@
 import { Link } from "react-router";
-import { ArrowUpRight, CalendarDays, Files, Trash2 } from "lucide-react";
+import { ArrowUpRight, CalendarDays, Eye, Files, Trash2 } from "lucide-react";
 import {
   SITE_TEXT,
   daysUntilPurge,
   type SiteResponse,
 } from "../../../common/sites";
 import { formatBytes } from "../../../common/format";
+import { useSiteViews7d } from "../../lib/queries";
+import { countOf } from "../analytics/format";
 import { Button } from "../ui/button";
 import { displayUrl, listStatusOf } from "./site-list";
 import { SiteAvatar } from "./SiteAvatar";
@@ -67,6 +69,8 @@ export function SiteAddress({
  */
 export function SiteCard({ site }: { site: SiteResponse }) {
   const status = listStatusOf(site);
+  // From the list's own answer (same query), so the cards cost no extra request.
+  const views = useSiteViews7d().data?.[site.id] ?? 0;
   const days =
     status === "marked_for_deletion" && site.deleted_at
       ? daysUntilPurge(new Date(site.deleted_at))
@@ -115,6 +119,15 @@ export function SiteCard({ site }: { site: SiteResponse }) {
             <Files className="size-3.5" aria-hidden />
             {fileSummary(site)}
           </span>
+          {status !== "marked_for_deletion" && (
+            <span
+              className="inline-flex items-center gap-1.5"
+              title="Page views over the last 7 days"
+            >
+              <Eye className="size-3.5" aria-hidden />
+              {countOf(views, "view")} · 7 days
+            </span>
+          )}
         </div>
         <Button
           asChild

@@ -50,10 +50,7 @@ function StatCard({
 
 const VALUE = "text-2xl font-semibold tracking-tight tabular-nums sm:text-3xl";
 
-/**
- * The overview's four figures. Bandwidth is not measured until analytics land, so it says so
- * instead of showing an invented number.
- */
+/** The overview's four figures. Bandwidth is what the edge sent for all the user's sites in 30 days. */
 export function StatCards({
   stats,
   loading,
@@ -144,15 +141,15 @@ export function StatCards({
       <StatCard
         Icon={Activity}
         label={DASHBOARD_TEXT.stats.bandwidth}
-        loading={false}
+        loading={loading}
         footer={
           <p className="text-xs text-muted-foreground">
-            Arrives with visitor analytics.
+            Last 30 days, all sites
           </p>
         }
       >
-        <p className="pt-1 text-base font-medium text-muted-foreground sm:pt-1.5 sm:text-lg">
-          Not measured yet
+        <p className={VALUE}>
+          {stats ? formatBytes(stats.bandwidth_30d) : dash}
         </p>
       </StatCard>
     </section>

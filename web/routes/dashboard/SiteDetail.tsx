@@ -139,7 +139,7 @@ export function SiteDetail() {
           <DeploymentsTab site={data} />
         </TabsContent>
         <TabsContent value="analytics">
-          <AnalyticsTab />
+          <AnalyticsTab site={data} />
         </TabsContent>
         <TabsContent value="sharing">
           <SharingTab site={data} />

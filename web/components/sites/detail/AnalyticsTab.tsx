@@ -1,41 +1,149 @@
-// The spec's 'Analytics Coming Soon'. Real analytics arrive in their own issue; until then the
-// page says plainly that nothing is counted, rather than drawing a chart of invented numbers.
-import { BarChart3, Eye, Gauge, Users } from "lucide-react";
-import { Card } from "../../ui/card";
+// The Analytics tab: a site's visits as Berth's edge counted them, for the range in ?range=
+// (default 7 days). New roll-ups arrive as `analytics` events (useSiteEvents) and refetch the
+// figures; a slow poll covers a dropped event stream.
+import { useSearchParams } from "react-router";
+import { Bot } from "lucide-react";
+import {
+  ANALYTICS_RANGE_LABELS,
+  ANALYTICS_TEXT,
+  DEFAULT_ANALYTICS_RANGE,
+  type AnalyticsRange,
+  type AnalyticsResponse,
+} from "../../../../common/analytics";
+import type { SiteResponse } from "../../../../common/sites";
+import { useSiteAnalytics } from "../../../lib/analyticsQueries";
+import { useNow } from "../../../lib/useNow";
+import { cn } from "../../../lib/cn";
+import {
+  AnalyticsEmpty,
+  AnalyticsError,
+  AnalyticsSkeleton,
+} from "../../analytics/AnalyticsStates";
+import { Breakdowns } from "../../analytics/Breakdowns";
+import { formatCount, parseRange } from "../../analytics/format";
+import { RangePicker } from "../../analytics/RangePicker";
+import { ChartLegend, TimeSeriesChart } from "../../analytics/TimeSeriesChart";
+import { TotalsCards } from "../../analytics/TotalsCards";
+import { listStatusOf } from "../site-list";
 
-const METRICS = [
-  { Icon: Eye, label: "Page views" },
-  { Icon: Users, label: "Unique visitors" },
-  { Icon: Gauge, label: "Bandwidth" },
-];
+export function AnalyticsTab({ site }: { site: SiteResponse }) {
+  const [search, setSearch] = useSearchParams();
+  const range = parseRange(search.get("range"));
+  const analytics = useSiteAnalytics(site.id, range);
+  const data = analytics.data;
 
-export function AnalyticsTab() {
+  const selectRange = (next: AnalyticsRange) =>
+    setSearch(
+      (current) => {
+        const out = new URLSearchParams(current);
+        if (next === DEFAULT_ANALYTICS_RANGE) out.delete("range");
+        else out.set("range", next);
+        return out;
+      },
+      { replace: true },
+    );
+
+  let body;
+  if (!data) {
+    body = analytics.isError ? (
+      <AnalyticsError
+        message={analytics.error.message}
+        onRetry={() => void analytics.refetch()}
+        retrying={analytics.isFetching}
+      />
+    ) : (
+      <AnalyticsSkeleton />
+    );
+  } else if (!data.has_data) {
+    body = (
+      <AnalyticsEmpty
+        siteUrl={listStatusOf(site) === "active" ? site.url : null}
+      />
+    );
+  } else {
+    body = <Figures data={data} switching={analytics.isPlaceholderData} />;
+  }
+
   return (
-    <Card className="flex flex-col items-center px-6 py-12 text-center sm:py-16">
-      <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
-        <BarChart3 className="size-7" aria-hidden />
-      </span>
-      <h2 className="mt-4 text-lg font-semibold tracking-tight">
-        Analytics Coming Soon
-      </h2>
-      <p className="mt-1.5 max-w-md text-sm leading-relaxed text-muted-foreground">
-        Visits to this site are not counted yet. When analytics arrive they will
-        be privacy-friendly: no cookies, and no IP addresses kept.
-      </p>
-      <ul
-        className="mt-6 flex flex-wrap justify-center gap-2"
-        aria-label="What will be measured"
-      >
-        {METRICS.map(({ Icon, label }) => (
-          <li
-            key={label}
-            className="inline-flex items-center gap-1.5 rounded-full border bg-muted/40 px-3 py-1 text-xs font-medium text-muted-foreground"
+    <section
+      aria-labelledby="analytics-heading"
+      className="flex flex-col gap-4"
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div className="min-w-0">
+          <h2
+            id="analytics-heading"
+            className="text-lg font-semibold tracking-tight"
           >
-            <Icon className="size-3.5" aria-hidden />
-            {label}
-          </li>
-        ))}
-      </ul>
-    </Card>
+            {ANALYTICS_TEXT.title}
+          </h2>
+          {/* The empty state says the same in its own words. */}
+          {data?.has_data !== false && (
+            <p className="mt-0.5 text-sm text-muted-foreground">
+              Counted at Berth's edge: no script in your pages, no cookies, and
+              no IP addresses kept.
+            </p>
+          )}
+        </div>
+        {data?.has_data && <RangePicker value={range} onChange={selectRange} />}
+      </div>
+      {data && analytics.isError && (
+        <p role="alert" className="text-sm text-destructive">
+          {ANALYTICS_TEXT.loadFailed}: showing the last figures received.
+        </p>
+      )}
+      {body}
+    </section>
+  );
+}
+
+function Figures({
+  data,
+  switching,
+}: {
+  data: AnalyticsResponse;
+  /** The previous range's figures, shown while the chosen one loads. */
+  switching: boolean;
+}) {
+  const now = useNow(60_000);
+  return (
+    <div
+      aria-busy={switching}
+      className={cn(
+        "flex flex-col gap-4 transition-opacity",
+        switching && "opacity-60",
+      )}
+    >
+      <TotalsCards data={data} />
+      <p className="-mt-1 flex items-center gap-1.5 text-xs text-muted-foreground">
+        <Bot className="size-3.5 shrink-0" aria-hidden />
+        {ANALYTICS_TEXT.bots}: {formatCount(data.totals.bot_requests)} in the
+        last {ANALYTICS_RANGE_LABELS[data.range]}, not in page views or
+        visitors.
+      </p>
+      <section
+        aria-labelledby="analytics-chart-heading"
+        className="rounded-xl border bg-card p-4 shadow-sm sm:p-5"
+      >
+        <div className="mb-4 flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+          <div>
+            <h3
+              id="analytics-chart-heading"
+              className="text-sm font-semibold tracking-tight"
+            >
+              Traffic
+            </h3>
+            <p className="text-xs text-muted-foreground">
+              {data.unit === "hour"
+                ? "Per hour, in your time zone"
+                : "Per day; days are counted in UTC"}
+            </p>
+          </div>
+          <ChartLegend />
+        </div>
+        <TimeSeriesChart data={data} now={now} />
+      </section>
+      <Breakdowns data={data} />
+    </div>
   );
 }

@@ -1,9 +1,10 @@
 // Live updates for one site page: deployments change status on the server (a publish runs in the
-// background, another tab rolls back), custom domains move through provisioning, and the page
-// follows without a reload.
+// background, another tab rolls back), custom domains move through provisioning, visits are
+// rolled up into analytics, and the page follows without a reload.
 import { useEffect } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { DeploymentResponse } from "../../../../common/sites";
+import { analyticsKeys } from "../../../lib/analyticsQueries";
 import { queryKeys } from "../../../lib/queries";
 import { openEventStream } from "./eventStream";
 import { upsertDeployment } from "./paths";
@@ -17,6 +18,18 @@ export function useSiteEvents(siteId: string | undefined) {
       url: "/api/events",
       onEvent: (event) => {
         if (event.site_id !== siteId) return;
+        if (event.type === "analytics") {
+          // New roll-ups arrive every 10 s while the site is visited: refresh its figures (and
+          // the list's 7-day views), not its files and deployments.
+          void queryClient.invalidateQueries({
+            queryKey: analyticsKeys.site(siteId),
+          });
+          void queryClient.invalidateQueries({
+            queryKey: queryKeys.sites,
+            exact: true,
+          });
+          return;
+        }
         if (event.type === "domain") {
           void queryClient.invalidateQueries({ queryKey: queryKeys.domains });
           return;

@@ -1,0 +1,97 @@
+// The Analytics tab's other faces: loading, a site nobody has visited yet, and a failed request.
+import { AlertTriangle, ArrowUpRight, BarChart3, RotateCw } from "lucide-react";
+import { ANALYTICS_TEXT } from "../../../common/analytics";
+import { Button } from "../ui/button";
+import { Placeholder } from "../ui/placeholder";
+import { Skeleton } from "../ui/skeleton";
+
+export function AnalyticsSkeleton() {
+  return (
+    <div
+      aria-busy="true"
+      aria-label="Loading analytics"
+      className="flex flex-col gap-4"
+    >
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:gap-4">
+        {[0, 1, 2].map((i) => (
+          <div
+            key={i}
+            className="rounded-xl border bg-card p-4 shadow-sm sm:p-5"
+          >
+            <div className="flex items-center justify-between">
+              <Skeleton className="h-4 w-24" />
+              <Skeleton className="size-8 rounded-lg" />
+            </div>
+            <Skeleton className="mt-3 h-8 w-20" />
+            <Skeleton className="mt-3 h-4 w-36" />
+          </div>
+        ))}
+      </div>
+      <div className="rounded-xl border bg-card p-4 shadow-sm sm:p-5">
+        <Skeleton className="h-4 w-40" />
+        <Skeleton className="mt-4 h-[190px] w-full sm:h-[250px]" />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        {[0, 1].map((i) => (
+          <div
+            key={i}
+            className="space-y-3 rounded-xl border bg-card p-4 shadow-sm sm:p-5"
+          >
+            <Skeleton className="h-4 w-28" />
+            {[0, 1, 2, 3].map((row) => (
+              <Skeleton key={row} className="h-7 w-full" />
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** Nobody has visited the site yet: say so and how the counting works, instead of a flat chart. */
+export function AnalyticsEmpty({ siteUrl }: { siteUrl: string | null }) {
+  return (
+    <Placeholder
+      icon={<BarChart3 className="size-6" aria-hidden />}
+      title={ANALYTICS_TEXT.emptyTitle}
+      body={ANALYTICS_TEXT.emptyBody}
+    >
+      {siteUrl && (
+        <Button asChild variant="outline">
+          <a href={siteUrl} target="_blank" rel="noopener noreferrer">
+            Visit Site
+            <ArrowUpRight aria-hidden />
+            <span className="sr-only">(opens in a new tab)</span>
+          </a>
+        </Button>
+      )}
+    </Placeholder>
+  );
+}
+
+export function AnalyticsError({
+  message,
+  onRetry,
+  retrying,
+}: {
+  message: string;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  return (
+    <Placeholder
+      tone="error"
+      icon={<AlertTriangle className="size-6" aria-hidden />}
+      title={ANALYTICS_TEXT.loadFailed}
+      body={message}
+    >
+      <Button variant="outline" onClick={onRetry} disabled={retrying}>
+        <RotateCw
+          className={retrying ? "animate-spin" : undefined}
+          aria-hidden
+        />
+        Try again
+      </Button>
+    </Placeholder>
+  );
+}
