@@ -1,6 +1,6 @@
 // The Fastify application for the dashboard host: the JSON API, better-auth, and the built
 // dashboard. Site hosts never reach it; server/http.ts sends them to the edge first.
-import Fastify, { type FastifyInstance, type FastifyServerFactory } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerFactory, type RouteOptions } from "fastify";
 import type { AppContext } from "./context";
 import { AppError } from "./errors";
 import { authRoutes } from "./api/auth/routes";
@@ -26,12 +26,18 @@ export interface BuildAppOptions {
   /** Serve the built dashboard from this directory (the `web` role). */
   webDir?: string;
   serverFactory?: FastifyServerFactory;
+  /** Told of every route as it is added: the security tests build their permission matrix from it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
-    trustProxy: ctx.env.trustProxy,
+    // Only the proxy we are connected to: request.ip is the address it appended to
+    // X-Forwarded-For (the last), as on the edge (clientAddress). `true` would trust every hop
+    // and take the first address, which the client writes, so rotating it would escape every
+    // rate limit. (A hop count would not do: Fastify then trusts nothing.)
+    trustProxy: ctx.env.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: 1024 * 1024,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
@@ -56,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     return reply.status(status).send({ error: { code: (error as { code?: string }).code?.toLowerCase() ?? "bad_request", message: (error as Error).message } });
   });
 
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.addHook("onRequest", rejectCrossSiteWrites(ctx.env.appUrl));
   app.addHook("onSend", securityHeaders);
 

@@ -5,11 +5,13 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * Refuses state-changing API calls that come from another origin, sites on the sites domain
  * included. better-auth checks Origin only when cookies are present, so sign-in itself (login CSRF) is covered here too.
+ * Every path of the dashboard host is covered, not only URLs spelt "/api/…": the router decodes
+ * percent-escapes, so "/%61pi/sites/…" reaches the same handler as "/api/sites/…".
  */
 export function rejectCrossSiteWrites(appUrl: string) {
   const appOrigin = new URL(appUrl).origin;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith("/api/")) return;
+    if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
     const fetchSite = request.headers["sec-fetch-site"];
     const crossSite = (origin !== undefined && origin !== appOrigin) || fetchSite === "cross-site" || fetchSite === "same-site";

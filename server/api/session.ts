@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { fromHostPrefix } from "../auth/cookies";
+import { authCookieHeader } from "../auth/cookies";
 import type { AppContext } from "../context";
 import { AppError, notAuthenticated } from "../errors";
 import { getProfileForUser, isUserBanned } from "../db/repositories/profiles";
@@ -31,7 +31,7 @@ export const accountSuspended = () => new AppError("account_suspended", 403, ACC
 export async function requireSession(ctx: AppContext, request: FastifyRequest): Promise<RequestSession> {
   const headers = new Headers();
   const cookie = request.headers.cookie;
-  if (cookie) headers.set("cookie", ctx.env.appUrl.startsWith("https://") ? fromHostPrefix(cookie) : cookie);
+  if (cookie) headers.set("cookie", authCookieHeader(cookie, ctx.env.appUrl.startsWith("https://")));
   const found = await ctx.auth.api.getSession({ headers });
   if (!found) throw notAuthenticated();
   if (await isUserBanned(ctx.db, found.user.id)) throw accountSuspended();

@@ -133,6 +133,9 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       },
     },
     advanced: {
+      // better-auth turns its own origin and callbackURL checks off when NODE_ENV is "test";
+      // stating it keeps them on there too, so the tests exercise what production runs.
+      disableOriginCheck: false,
       useSecureCookies: secure,
       cookiePrefix: "berth",
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },

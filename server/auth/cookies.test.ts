@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromHostPrefix, toHostPrefix } from "./cookies";
+import { authCookieHeader, fromHostPrefix, toHostPrefix } from "./cookies";
 
 describe("__Host- session cookies over HTTPS", () => {
   it("renames better-auth's secure cookies on the way out", () => {
@@ -13,5 +13,12 @@ describe("__Host- session cookies over HTTPS", () => {
     expect(fromHostPrefix("__Secure-berth.session_token=planted; __Host-berth.session_token=real; theme=dark")).toBe(
       "__Secure-berth.session_token=real; theme=dark",
     );
+  });
+
+  it("drops every copy of a Berth cookie sent more than once, and nothing else", () => {
+    expect(authCookieHeader("berth.session_token=planted; theme=dark; berth.session_token=real", false)).toBe("theme=dark");
+    expect(authCookieHeader(" berth.session_token=real ;theme=dark;theme=light", false)).toBe("berth.session_token=real; theme=dark; theme=light");
+    expect(authCookieHeader("__Host-berth.session_token=a; __Host-berth.session_token=b; __Host-berth.two_factor=c", true)).toBe("__Secure-berth.two_factor=c");
+    expect(authCookieHeader("__Secure-berth.session_token=planted; __Host-berth.session_token=real", true)).toBe("__Secure-berth.session_token=real");
   });
 });

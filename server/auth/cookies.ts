@@ -17,3 +17,27 @@ export function fromHostPrefix(cookieHeader: string): string {
     .map((part) => (part.startsWith(HOST) ? SECURE + part.slice(HOST.length) : part))
     .join("; ");
 }
+
+const OWN_COOKIE = /^(?:__Secure-|__Host-)?berth\./;
+const nameOf = (part: string) => part.slice(0, part.includes("=") ? part.indexOf("=") : part.length).trim();
+
+/**
+ * The Cookie header better-auth is given, on every route. Over HTTPS the __Host- cookies become
+ * better-auth's names again (fromHostPrefix). Then any Berth cookie that appears more than once
+ * is dropped, every copy of it: a page on a sibling host can plant a second session cookie with
+ * Domain= set (over HTTP nothing prevents it), the browser may send it first, and better-auth
+ * takes the first, which would sign the user in as the planter. Without it the request simply
+ * has no session (401), never someone else's.
+ */
+export function authCookieHeader(cookieHeader: string, hostPrefixed: boolean): string {
+  const parts = (hostPrefixed ? fromHostPrefix(cookieHeader) : cookieHeader)
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+  const counts = new Map<string, number>();
+  for (const part of parts) {
+    const name = nameOf(part);
+    if (OWN_COOKIE.test(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return parts.filter((part) => (counts.get(nameOf(part)) ?? 0) <= 1).join("; ");
+}

@@ -1,4 +1,5 @@
-// The edge end to end: real sites published through the API, requests over a socket.
+// The edge end to end: real sites published through the API, requests over a socket. Hostile
+// and random requests are in server/security/edgeFuzz.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { getTestServer, type TestClient, type TestServer } from "../test/support";
@@ -164,29 +165,5 @@ describe("the edge, over HTTP", () => {
     expect((await server.edge.get(freshHost, "/")).text).toBe("<p>two</p>");
     await client.delete(`/api/sites/${fresh.id}`);
     expect((await server.edge.get(freshHost, "/")).status).toBe(404);
-  });
-
-  it("never answers a 5xx to thousands of random requests", async () => {
-    const pieces = ["..", "%2e%2e", "%2f", "%5c", "\\", "//", "%00", "%c0%ae", "%ff", "index.html", "docs", "about", "é", "e%CC%81", "?", "#", "%", "a".repeat(300), "_redirects", "200.html"];
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const statuses = new Map<number, number>();
-    for (let i = 0; i < 2000; i++) {
-      const parts = Array.from({ length: 1 + Math.floor(random() * 5) }, () => pieces[Math.floor(random() * pieces.length)]);
-      const path = "/" + parts.join(random() < 0.5 ? "/" : "");
-      const headers: Record<string, string> = {};
-      if (random() < 0.3) headers.range = `bytes=${Math.floor(random() * 5000) - 100}-${Math.floor(random() * 5000)}`;
-      if (random() < 0.3) headers["accept-encoding"] = ["br", "gzip;q=0", "*", "identity;q=0", ""][Math.floor(random() * 5)]!;
-      if (random() < 0.2) headers["if-none-match"] = ["*", '"x"', "W/"][Math.floor(random() * 3)]!;
-      let status: number;
-      try {
-        status = (await server.edge.get(host, encodeURI(path).replace(/%25/g, "%"), { headers })).status;
-      } catch {
-        status = -1;
-      }
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    }
-    expect([...statuses.keys()].filter((s) => s >= 500 || s < 0)).toEqual([]);
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
   });
 });

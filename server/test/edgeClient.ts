@@ -22,7 +22,8 @@ export class EdgeClient {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  private async port(): Promise<number> {
+  /** The port the edge listens on (started on first use), for tests that write raw bytes. */
+  async port(): Promise<number> {
     if (!this.server) {
       // The server Berth runs, so both the edge's own HTTP/1.1 layer and node:http are tested.
       this.server = createBerthServer({

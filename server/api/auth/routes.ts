@@ -2,14 +2,14 @@
 // address comes from request.ip (which honours BERTH_TRUST_PROXY), never from a client header.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CLIENT_IP_HEADER } from "../../auth/auth";
-import { fromHostPrefix, toHostPrefix } from "../../auth/cookies";
+import { authCookieHeader, toHostPrefix } from "../../auth/cookies";
 import type { AppContext } from "../../context";
 
 function toWebRequest(request: FastifyRequest, appUrl: string, hostPrefixed: boolean): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || name === CLIENT_IP_HEADER) continue;
-    if (name === "cookie" && hostPrefixed) headers.set(name, fromHostPrefix(String(value)));
+    if (name === "cookie") headers.set(name, authCookieHeader(String(value), hostPrefixed));
     else headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   headers.set(CLIENT_IP_HEADER, request.ip);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CreateFolderRequest, type FolderResponse, type SiteFileListResponse, type UploadResponse } from "../../../common/sites";
 import { validateSitePath } from "../../../common/uploads";
 import type { AppContext } from "../../context";
@@ -72,7 +72,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return { deployment: presentDeployment(result.deployment, result.deployment.id) };
   });
 
-  app.get<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId/download", async (request, reply) => {
+  app.get<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId/download", { onSend: attachmentHeaders }, async (request, reply) => {
     const user = await requireUser(ctx, request);
     const site = await requireSite(ctx.db, user.id, request.params.siteId);
     const file = UUID.test(request.params.fileId) ? await getSiteFile(ctx.db, site.id, request.params.fileId) : undefined;
@@ -91,6 +91,16 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
       .header("cache-control", "private, no-store")
       .send(stream);
   });
+}
+
+/**
+ * Runs after the app-wide security headers, so these win: a user's file on the dashboard's origin
+ * must never run, even if a browser ignored the attachment (a CSP that allows nothing, sandboxed).
+ */
+async function attachmentHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  reply.header("content-security-policy", "default-src 'none'; sandbox");
+  reply.header("x-content-type-options", "nosniff");
+  return payload;
 }
 
 /** An attachment header that survives any file name: ASCII fallback plus RFC 5987 UTF-8. */

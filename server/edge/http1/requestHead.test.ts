@@ -82,6 +82,12 @@ describe("parseRequestHead", () => {
     expect(head("GET / HTTP/1.1\r\nHost: h\r\n\r")).toBe("incomplete");
   });
 
+  it("does not wait for a head whose lines end in a bare LF or CR: node:http answers it", () => {
+    expect(head("GET / HTTP/1.1\nHost: h\n\n")).toBe("unsupported");
+    expect(head("GET / HTTP/1.1\r\nHost: h\n")).toBe("unsupported");
+    expect(head("GET / HTTP/1.1\rHost: h")).toBe("unsupported");
+  });
+
   it.each([
     ["a method other than GET or HEAD", "POST / HTTP/1.1\r\nHost: h\r\n\r\n"],
     ["a lower-case method", "get / HTTP/1.1\r\nHost: h\r\n\r\n"],

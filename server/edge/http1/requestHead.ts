@@ -42,9 +42,20 @@ const HEAD_END = Buffer.from("\r\n\r\n");
 const BAD_BYTES = /[^\t\r\n\x20-\x7e]|\r(?!\n)|(?<!\r)\n/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * A LF without its CR, or a CR followed by anything but LF. A head ended by bare LFs never shows
+ * the CRLFCRLF waited for, so the connection would hang until the headers timeout; node:http
+ * answers it at once (400).
+ */
+function hasLoneLineBreak(buffer: Buffer): boolean {
+  for (let i = buffer.indexOf(0x0a); i !== -1; i = buffer.indexOf(0x0a, i + 1)) if (i === 0 || buffer[i - 1] !== 0x0d) return true;
+  for (let i = buffer.indexOf(0x0d); i !== -1 && i + 1 < buffer.length; i = buffer.indexOf(0x0d, i + 1)) if (buffer[i + 1] !== 0x0a) return true;
+  return false;
+}
+
 export function parseRequestHead(buffer: Buffer): HeadResult {
   const end = buffer.indexOf(HEAD_END);
-  if (end === -1) return buffer.length > MAX_HEAD_BYTES ? "unsupported" : "incomplete";
+  if (end === -1) return buffer.length > MAX_HEAD_BYTES || hasLoneLineBreak(buffer) ? "unsupported" : "incomplete";
   const length = end + HEAD_END.length;
   if (length > MAX_HEAD_BYTES) return "unsupported";
   const text = buffer.toString("latin1", 0, end);

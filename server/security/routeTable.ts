@@ -1,0 +1,144 @@
+// The route table as the app itself registers it (an onRoute hook on a real build), and the few
+// decisions a person has to make for each route: is it public, where do its path parameters' ids
+// come from, and what does a well-formed body look like. A route added to the app without such a
+// decision makes the security tests fail and say which one.
+import { randomBytes } from "node:crypto";
+import type { RouteOptions } from "fastify";
+import { getTestServer } from "../test/support";
+import { htmlFile, multipartBody, type UploadPart } from "../test/sites";
+import { png, pngOfSize } from "../api/me/testing";
+import type { TestClient } from "../test/support";
+import type { Ids } from "./tenants";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Route {
+  method: Method;
+  /** As registered, e.g. "/api/sites/:siteId/files/:fileId". */
+  url: string;
+  /** "METHOD url", the key of the tables below. */
+  key: string;
+  params: string[];
+}
+
+/** Every route of a real build (HEAD twins of GET routes left out), in registration order. */
+export async function collectRoutes(): Promise<Route[]> {
+  const seen: Route[] = [];
+  const onRoute = (route: RouteOptions) => {
+    for (const method of [route.method].flat()) {
+      if (method === "HEAD") continue;
+      const url = route.url;
+      seen.push({ method: method as Method, url, key: `${method} ${url}`, params: [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!) });
+    }
+  };
+  const server = await getTestServer("pglite", { app: { onRoute } });
+  await server.close();
+  return seen;
+}
+
+/**
+ * Routes anyone may call, guests included. Every other route must answer a guest 401 (or, for
+ * /api/admin, the 404 of an unknown route).
+ */
+export const PUBLIC_ROUTES = new Set([
+  "GET /api/health",
+  "GET /api/config",
+  "GET /api/legal/terms",
+  "GET /api/legal/privacy",
+  "POST /api/contact",
+  // better-auth: sign-up, sign-in, reset… Its endpoints that need a session check it themselves.
+  "GET /api/auth/*",
+  "POST /api/auth/*",
+  // Caddy's on-demand TLS question; answers only whether a hostname is an active domain.
+  "GET /internal/tls/ask",
+]);
+
+/** Only admins; everyone else gets the same 404 as an unknown route. */
+export const isAdminRoute = (route: Route) => route.url.startsWith("/api/admin/");
+
+/** Where each path parameter's value comes from. */
+export const PARAM_IDS: Record<string, keyof Ids> = {
+  siteId: "siteId",
+  fileId: "fileId",
+  deploymentId: "deploymentId",
+  linkId: "linkId",
+  domainId: "domainId",
+  sessionId: "sessionId",
+  id: "userId",
+};
+
+/** better-auth's state-changing endpoints behind POST /api/auth/*, with bodies that would work. */
+export const AUTH_WRITES: Record<string, (ids: Ids) => Shape> = {
+  "/api/auth/sign-in/email": (ids) => ({ json: { email: ids.email, password: "correct horse battery" } }),
+  "/api/auth/sign-up/email": () => ({ json: { email: `new.${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", name: "New" } }),
+  "/api/auth/sign-out": () => ({ json: {} }),
+  "/api/auth/request-password-reset": (ids) => ({ json: { email: ids.email, redirectTo: "/auth/reset-password" } }),
+  "/api/auth/change-password": () => ({ json: { currentPassword: "correct horse battery", newPassword: "a new password 123", revokeOtherSessions: true } }),
+  "/api/auth/update-user": () => ({ json: { name: "Renamed by a forged form" } }),
+  "/api/auth/revoke-sessions": () => ({ json: {} }),
+  "/api/auth/revoke-other-sessions": () => ({ json: {} }),
+  "/api/auth/send-verification-email": (ids) => ({ json: { email: ids.email } }),
+  "/api/auth/two-factor/enable": () => ({ json: { password: "correct horse battery" } }),
+};
+
+/** A request body: JSON, or a multipart form with one file. */
+export interface Shape {
+  json?: Record<string, unknown>;
+  form?: { fields: Record<string, string>; file: UploadPart };
+}
+
+const inADay = () => new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
+
+/** A well-formed body for every POST, PUT and PATCH route: the owner's call with it succeeds. */
+export const SHAPES: Record<string, (ids: Ids) => Shape> = {
+  "POST /api/contact": () => ({ json: { name: "Ann", email: "ann@example.com", subject: "Hello", message: "Just saying hello." } }),
+  "PATCH /api/me/profile": () => ({ json: { full_name: "New Name", company: "", website: "" } }),
+  "PUT /api/me/avatar": () => ({ form: { fields: {}, file: png(pngOfSize(300, 250)) } }),
+  "PUT /api/me/notifications": () => ({ json: { deployFailed: false, domainActive: false, weeklySummary: true } }),
+  "POST /api/me/sessions/revoke-others": () => ({ json: {} }),
+  "POST /api/subdomains/reserve": () => ({ json: {} }),
+  "POST /api/sites": (ids) => ({ form: { fields: { name: "New site", subdomain: ids.reservedSubdomain }, file: htmlFile() } }),
+  "PATCH /api/sites/:siteId": () => ({ json: { name: "Renamed", description: "Changed" } }),
+  "PATCH /api/sites/:siteId/schedule": () => ({ json: { expiresAt: inADay(), publishAt: null } }),
+  "POST /api/sites/:siteId/share-links": () => ({ json: { name: "Another link", maxViews: 5 } }),
+  "PATCH /api/sites/:siteId/share-links/:linkId": () => ({ json: { name: "Renamed link", revoked: true } }),
+  "PUT /api/sites/:siteId/password": () => ({ json: { password: "a long site password" } }),
+  "POST /api/sites/:siteId/restore": () => ({ json: {} }),
+  "POST /api/sites/:siteId/files": () => ({ form: { fields: {}, file: htmlFile("<p>new</p>", "new.html") } }),
+  "POST /api/sites/:siteId/folders": () => ({ json: { name: "folder" } }),
+  "POST /api/sites/:siteId/deployments": () => ({ json: {} }),
+  "POST /api/sites/:siteId/deployments/:deploymentId/rollback": () => ({ json: {} }),
+  "POST /api/sites/:siteId/domains": () => ({ json: { domain: `${randomBytes(6).toString("hex")}.example.org` } }),
+  "PUT /api/sites/:siteId/visibility": () => ({ json: { visibility: "private" } }),
+  "POST /api/domains/:domainId/check": () => ({ json: {} }),
+  "PATCH /api/admin/users/:id": () => ({ json: { plan: "pro", banned: true } }),
+  "POST /api/admin/users/:id/password-reset": () => ({ json: {} }),
+};
+
+export const hasBody = (method: Method) => method === "POST" || method === "PUT" || method === "PATCH";
+
+/** The route's path with each parameter taken from `ids` (or from `override` for the first one). */
+export function pathOf(route: Route, ids: Ids, firstFrom: Ids = ids): string {
+  return route.url.replace(/:(\w+)/g, (_match, name: string) => {
+    const key = PARAM_IDS[name];
+    if (!key) throw new Error(`${route.key}: no decision for the path parameter :${name} (add it to PARAM_IDS)`);
+    return encodeURIComponent(String((name === route.params[0] ? firstFrom : ids)[key]));
+  });
+}
+
+export function shapeOf(route: Route, ids: Ids): Shape {
+  if (!hasBody(route.method)) return {};
+  const shape = SHAPES[route.key];
+  if (!shape) throw new Error(`${route.key}: no body decided for this route (add one to SHAPES)`);
+  return shape(ids);
+}
+
+/** Sends `shape` as JSON or multipart, with any extra headers. */
+export function send(client: TestClient, method: Method, url: string, shape: Shape, headers: Record<string, string> = {}) {
+  if (shape.form) {
+    const { body, contentType } = multipartBody(shape.form.fields, shape.form.file);
+    return client.request(method, url, { headers: { ...headers, "content-type": contentType }, payload: body });
+  }
+  if (shape.json !== undefined) return client.request(method, url, { json: shape.json, headers });
+  return client.request(method, url, { headers });
+}

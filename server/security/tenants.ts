@@ -1,0 +1,107 @@
+// Accounts with one of everything, made through the real API: the owners, strangers and banned
+// users of the security tests, and the ids an attacker would put in a path, a query or a body.
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { profiles } from "../db/schema";
+import { buildUser, setPlan, type BuiltUser } from "../test/factories";
+import { addDomainTo } from "../test/domains";
+import { createSiteWith, htmlFile, postMultipart } from "../test/sites";
+import type { TestClient, TestServer } from "../test/support";
+import { pngOfSize, png, uploadAvatar } from "../api/me/testing";
+import type { SessionsResponse } from "../../common/account";
+import type { DeploymentResponse, SiteFileResponse } from "../../common/sites";
+
+/** One site with everything hanging off it. */
+export interface SiteKit {
+  siteId: string;
+  subdomain: string;
+  /** index.html in the working tree. */
+  fileId: string;
+  /** Version 1, no longer live, so it can be rolled back to. */
+  deploymentId: string;
+  linkId: string;
+  domainId: string;
+  hostname: string;
+}
+
+export interface Ids extends SiteKit {
+  userId: string;
+  email: string;
+  /** The session the tenant's client is signed in with. */
+  sessionId: string;
+  /** A subdomain reserved by the wizard and not yet used. */
+  reservedSubdomain: string;
+}
+
+export interface Tenant {
+  client: TestClient;
+  user: BuiltUser;
+  ids: Ids;
+}
+
+/** A text that appears in a tenant's files and nowhere else: a response that shows it leaked. */
+export const markerOf = (userId: string) => `secret-of-${userId}`;
+
+let fill = 0;
+
+export async function signIn(server: TestServer, user: BuiltUser): Promise<TestClient> {
+  const client = server.client();
+  const response = await client.post("/api/auth/sign-in/email", { email: user.email, password: user.password });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  return client;
+}
+
+/** The id of the session `client` is signed in with. */
+export async function currentSessionId(client: TestClient): Promise<string> {
+  const sessions = (await client.get("/api/me/sessions")).json<SessionsResponse>().sessions;
+  return sessions.find((s) => s.current)!.id;
+}
+
+/** A site of `client`'s user (on Pro) with two versions, a share link and a custom domain. */
+export async function siteKit(client: TestClient, userId: string): Promise<SiteKit> {
+  const site = await createSiteWith(client, htmlFile(`<p>${markerOf(userId)}</p>`));
+  const second = await postMultipart(client, `/api/sites/${site.id}/files`, {}, htmlFile("<p>about</p>", "about.html"));
+  if (second.statusCode !== 201) throw new Error(`upload failed: ${second.body}`);
+  const files = (await client.get(`/api/sites/${site.id}/files`)).json<{ files: SiteFileResponse[] }>().files;
+  const deployments = (await client.get(`/api/sites/${site.id}/deployments`)).json<{ deployments: DeploymentResponse[] }>().deployments;
+  const link = await client.post(`/api/sites/${site.id}/share-links`, { name: "For a friend" });
+  if (link.statusCode !== 201) throw new Error(`share link failed: ${link.body}`);
+  const hostname = `${randomBytes(6).toString("hex")}.example.com`;
+  const domain = await addDomainTo(client, site.id, hostname);
+  return {
+    siteId: site.id,
+    subdomain: site.subdomain,
+    fileId: files.find((f) => f.filename === "index.html")!.id,
+    deploymentId: deployments.find((d) => d.version === 1)!.id,
+    linkId: link.json<{ id: string }>().id,
+    domainId: domain.id,
+    hostname,
+  };
+}
+
+/** A verified, signed-in Pro user with a picture, a reserved subdomain and a site kit. */
+export async function tenant(server: TestServer, overrides: Parameters<typeof buildUser>[1] = {}): Promise<Tenant> {
+  const user = await buildUser(server, overrides);
+  await setPlan(server, user.id, "pro");
+  const client = await signIn(server, user);
+  fill += 1;
+  const avatar = await uploadAvatar(client, png(pngOfSize(200, fill)));
+  if (avatar.statusCode !== 200) throw new Error(`avatar failed: ${avatar.body}`);
+  const kit = await siteKit(client, user.id);
+  const reserved = await client.post("/api/subdomains/reserve", {});
+  return {
+    client,
+    user,
+    ids: {
+      ...kit,
+      userId: user.id,
+      email: user.email,
+      sessionId: await currentSessionId(client),
+      reservedSubdomain: reserved.json<{ subdomain: string }>().subdomain,
+    },
+  };
+}
+
+export async function setBanned(server: TestServer, userId: string, banned: boolean): Promise<void> {
+  await server.ctx.db.update(profiles).set({ banned_at: banned ? new Date() : null }).where(eq(profiles.id, userId));
+}
