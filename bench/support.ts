@@ -1,10 +1,12 @@
 // Measuring tools for the benches: a POST timed to the moment its last byte reaches the socket,
-// plain unzips with yauzl and with Info-ZIP (anchors), a child-process sink server (another
-// anchor), and readers of another process's CPU time and resident memory from /proc.
+// a timed keep-alive GET, plain unzips with yauzl and with Info-ZIP (anchors), a child-process
+// sink server (another anchor), readers of another process's CPU time and resident memory from
+// /proc, and percentiles.
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import yauzl from "yauzl";
@@ -255,4 +257,58 @@ export class RssSampler {
     this.samples += 1;
     this.peakKb = Math.max(this.peakKb, readStatus(this.pid).rssKb);
   }
+}
+
+/** The value below which `p` percent of the samples fall (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export interface Spread {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export function spread(values: readonly number[]): Spread {
+  return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), max: Math.max(...values) };
+}
+
+/** The 1, 5 and 15 minute load averages, for the record: figures from a busy machine say so. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+}
+
+export interface TimedGet {
+  status: number;
+  body: string;
+  /** Request handed to node:http → last byte of the body, ms. */
+  ms: number;
+  /** performance.now() when the body's last byte arrived. */
+  at: number;
+}
+
+/** GET on 127.0.0.1:`port` through `agent` (keep-alive, as a browser holds its connections). */
+export function timedGet(agent: http.Agent, port: number, pathname: string, headers: http.OutgoingHttpHeaders): Promise<TimedGet> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request({ host: "127.0.0.1", port, path: pathname, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const at = performance.now();
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: at - started, at });
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
