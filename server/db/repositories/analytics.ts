@@ -253,18 +253,28 @@ export async function siteHasAnalytics(db: Executor, siteId: string): Promise<bo
   return Boolean(rowsOf<{ seen: boolean }>(result)[0]?.seen);
 }
 
+// Both per-user sums walk the user's sites and read each one's days through the primary key
+// (site_id, day): a plain join let PostgreSQL scan the last 30 days of every site of the
+// installation instead (bench:api with 10,000 sites: 74 ms against 5 ms).
+
 /** Bytes sent for all the user's sites since `since` (daily roll-ups). */
 export async function bandwidthOfUser(db: Executor, userId: string, since: Date): Promise<number> {
   const result = await db.execute(sql`
-    select coalesce(sum(a.bandwidth), 0)::bigint as bytes from analytics_daily a join sites s on s.id = a.site_id
-    where s.user_id = ${userId} and a.day >= ${since.toISOString()}`);
+    select coalesce(sum(a.bandwidth), 0)::bigint as bytes from sites s
+    cross join lateral (
+      select sum(d.bandwidth) as bandwidth from analytics_daily d where d.site_id = s.id and d.day >= ${since.toISOString()}
+    ) as a
+    where s.user_id = ${userId}`);
   return Number(rowsOf<{ bytes: string | number }>(result)[0]?.bytes ?? 0);
 }
 
 /** Page views per site of the user since `since` (daily roll-ups); sites without any are absent. */
 export async function viewsBySiteOfUser(db: Executor, userId: string, since: Date): Promise<Map<string, number>> {
   const result = await db.execute(sql`
-    select a.site_id, coalesce(sum(a.views), 0)::bigint as views from analytics_daily a join sites s on s.id = a.site_id
-    where s.user_id = ${userId} and a.day >= ${since.toISOString()} group by a.site_id`);
+    select s.id as site_id, a.views from sites s
+    cross join lateral (
+      select sum(d.views)::bigint as views from analytics_daily d where d.site_id = s.id and d.day >= ${since.toISOString()}
+    ) as a
+    where s.user_id = ${userId} and a.views is not null`);
   return new Map(rowsOf<{ site_id: string; views: string | number }>(result).map((r) => [r.site_id, Number(r.views)]));
 }
