@@ -1,16 +1,19 @@
 // The live server's door for `berth admin` commands. PGlite is single-process and the server holds
 // the data directory's lock, so while it runs the CLI cannot open the database itself; it sends
 // the command here instead, and the server runs it with its own context, so its caches and events
-// stay right (a ban drops the edge's cached hosts at once).
+// stay right (a ban drops the edge's cached hosts at once). `npm run berth -- backup` comes here
+// too, for the same reason: only this process can snapshot its PGlite (server/backup/socketBackup.ts).
 //
 // HTTP over a Unix socket, $BERTH_DATA_DIR/admin.sock, mode 0600: only the account Berth runs as
-// (and root) can connect; connecting needs write permission on the socket file. One endpoint:
+// (and root) can connect; connecting needs write permission on the socket file. Endpoints:
 //   POST /commands  {AdminCommand}  →  200 AdminCommandResult | 4xx/5xx { error: { code, message } }
+//   POST /backup                    →  200 a backup archive (application/gzip), streamed
 import { existsSync } from "node:fs";
 import { chmod, rm } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { AppError } from "./errors";
+import { BACKUP_SOCKET_PATH, serveBackup } from "./backup/socketBackup";
 import { AdminCommand, runAdminCommand, type CommandContext } from "./services/admin/runCommand";
 
 export const ADMIN_SOCKET_FILE = "admin.sock";
@@ -87,6 +90,10 @@ async function readBody(request: http.IncomingMessage): Promise<string | undefin
 
 async function handle(ctx: CommandContext, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   try {
+    if (request.method === "POST" && request.url === BACKUP_SOCKET_PATH) {
+      request.resume();
+      return await serveBackup(ctx, response);
+    }
     if (request.method !== "POST" || request.url !== "/commands") {
       request.resume();
       return send(response, 404, failure("not_found", "Not found"));

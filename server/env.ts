@@ -120,6 +120,14 @@ const Schema = z.object({
   // A GeoIP country database as CSV lines `first_ip,last_ip,country_code` (the DB-IP Lite
   // "ip-to-country" CSV has this form). Unset: analytics record no country.
   BERTH_GEOIP_CSV: z.preprocess(blankToUndefined, z.string().optional()),
+  // Set to true for a backup a day (the worker role writes it) in $BERTH_DATA_DIR/backups; the newest 7 are kept.
+  BERTH_BACKUP_DAILY: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  // Seconds before what a crash leaves behind (blobs no row refers to, temporary upload files) is
+  // swept; longer than the slowest upload, whose blobs are unreferenced until it commits.
+  BERTH_ORPHAN_GRACE_SECONDS: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more").default(86_400),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -170,6 +178,10 @@ export interface Env {
   analytics: boolean;
   /** Path of the GeoIP country CSV (BERTH_GEOIP_CSV), if any. */
   geoipCsv: string | undefined;
+  /** Whether the worker writes a daily backup into $BERTH_DATA_DIR/backups (BERTH_BACKUP_DAILY). */
+  backupDaily: boolean;
+  /** How old an unreferenced blob or a temporary file must be before the worker deletes it (BERTH_ORPHAN_GRACE_SECONDS). */
+  orphanGraceMs: number;
   /** Servers for custom-domain DNS checks, as node:dns setServers takes them; undefined: the system's. */
   dnsServers: string[] | undefined;
   /** Canonical addresses apex custom domains point at; empty: they use ALIAS/ANAME to the site's host. */
@@ -297,6 +309,8 @@ export function loadEnv(
     edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
     analytics: v.BERTH_ANALYTICS,
     geoipCsv: v.BERTH_GEOIP_CSV,
+    backupDaily: v.BERTH_BACKUP_DAILY,
+    orphanGraceMs: v.BERTH_ORPHAN_GRACE_SECONDS * 1000,
     dnsServers,
     publicIps,
   };

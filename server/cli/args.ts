@@ -16,7 +16,10 @@ Commands:
 
 Add --json to print the result as JSON: the list, the user after the change, or { "message" }.
 While Berth runs, commands go to it over $BERTH_DATA_DIR/admin.sock; otherwise they open the
-database directly, with the same settings as the server (BERTH_DATA_DIR, DATABASE_URL, …).`;
+database directly, with the same settings as the server (BERTH_DATA_DIR, DATABASE_URL, …).
+
+Backups: npm run berth -- backup <file>, npm run berth -- restore <file> [--data-dir <dir>]
+(npm run berth -- backup --help says more).`;
 
 /** A command line that cannot be run: exit code 2, with the usage. */
 export class UsageError extends Error {}
@@ -29,7 +32,7 @@ type EmailCommand = (typeof EMAIL_COMMANDS)[number];
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [scope, name, ...rest] = argv;
   if (scope === undefined || scope === "help" || scope === "--help" || scope === "-h") return { kind: "help" };
-  if (scope !== "admin") throw new UsageError(`Unknown command "${scope}". Berth's commands are under "admin".`);
+  if (scope !== "admin") throw new UsageError(`Unknown command "${scope}". Berth's commands are admin, backup and restore.`);
   if (name === undefined || name === "help" || name === "--help" || name === "-h") return { kind: "help" };
 
   const positional: string[] = [];

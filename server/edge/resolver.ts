@@ -78,6 +78,12 @@ export class EdgeResolver {
   private readonly manifests = new Map<string, Manifest>();
   /** What each host label serves right now, with the routes its paths resolved to. */
   private readonly hosts = new Map<string, ServedHost>();
+  /**
+   * Counts the changes heard. A lookup that heard one while it awaited the database may have read
+   * the state from before it, so it answers its request but caches nothing (that stale entry
+   * would be served until the next change).
+   */
+  private changes = 0;
 
   constructor(
     private readonly db: Db,
@@ -87,10 +93,12 @@ export class EdgeResolver {
     events.on("site", ({ subdomain }) => this.forget(subdomain));
     // New compressed forms: reload manifests so they are served. Rare (after publishes).
     events.on("variants", () => {
+      this.changes += 1;
       this.manifests.clear();
       this.hosts.clear();
     });
     events.on("resync", () => {
+      this.changes += 1;
       this.sites.clear();
       this.manifests.clear();
       this.hosts.clear();
@@ -99,6 +107,7 @@ export class EdgeResolver {
 
   /** Drops every cached host of the site (its live host and its version hosts). */
   forget(subdomain: string): void {
+    this.changes += 1;
     for (const label of this.sites.keys()) {
       if (label === subdomain || label.startsWith(`${subdomain}--v`)) this.sites.delete(label);
     }
@@ -113,18 +122,28 @@ export class EdgeResolver {
    * lookups, with no query.
    */
   async resolve(label: string): Promise<ServedHost | undefined> {
-    const ready = this.peek(label);
-    if (ready !== undefined) return ready ?? undefined;
-    let entry = this.sites.get(label);
-    if (entry === undefined) {
-      entry = await this.lookup(label);
-      this.sites.set(label, entry);
-      // Requests for random host names must not grow this map without end.
-      if (this.sites.size > MAX_SITE_ENTRIES) this.sites.delete(this.sites.keys().next().value!);
+    for (let attempt = 1; ; attempt++) {
+      const ready = this.peek(label);
+      if (ready !== undefined) return ready ?? undefined;
+      const changes = this.changes;
+      const known = this.sites.get(label);
+      const entry = known !== undefined ? known : await this.lookup(label);
+      const manifest = entry?.deploymentId ? (this.manifests.get(entry.deploymentId) ?? (await this.load(entry.deploymentId, changes))) : undefined;
+      if (changes !== this.changes) {
+        // Read across a change, so perhaps from before it: look again. Should changes keep
+        // coming, answer from what was read (this request overlapped them) and keep nothing.
+        if (attempt < 3) continue;
+        return entry && manifest ? this.buildHost(entry, manifest) : undefined;
+      }
+      // A deployment that went without a change being heard (another node's prune in flight).
+      if (entry?.deploymentId && !manifest) return undefined;
+      if (known === undefined) {
+        this.sites.set(label, entry);
+        // Requests for random host names must not grow this map without end.
+        if (this.sites.size > MAX_SITE_ENTRIES) this.sites.delete(this.sites.keys().next().value!);
+      }
+      return entry && manifest ? this.hostFor(label, entry, manifest) : undefined;
     }
-    if (!entry?.deploymentId) return undefined;
-    const manifest = this.manifests.get(entry.deploymentId) ?? (await this.load(entry.deploymentId));
-    return this.hostFor(label, entry, manifest);
   }
 
   /**
@@ -145,27 +164,31 @@ export class EdgeResolver {
   private hostFor(label: string, entry: SiteEntry, manifest: Manifest): ServedHost {
     let host = this.hosts.get(label);
     if (!host || host.manifest !== manifest) {
-      const { versionHost, expiresAt, publishAt, siteId, passwordHash, passwordVersion, shareLinks } = entry;
-      const scheduled = expiresAt !== Infinity || publishAt !== -Infinity;
-      host = {
-        manifest,
-        versionHost,
-        routes: new Map(),
-        scheduled,
-        expiresAt,
-        publishAt,
-        siteId,
-        protected: passwordHash !== null || entry.private,
-        passwordHash,
-        passwordVersion,
-        passes: new Map(),
-        private: entry.private,
-        shareLinks,
-        shares: new Map(),
-      };
+      host = this.buildHost(entry, manifest);
       this.hosts.set(label, host);
     }
     return host;
+  }
+
+  private buildHost(entry: SiteEntry, manifest: Manifest): ServedHost {
+    const { versionHost, expiresAt, publishAt, siteId, passwordHash, passwordVersion, shareLinks } = entry;
+    const scheduled = expiresAt !== Infinity || publishAt !== -Infinity;
+    return {
+      manifest,
+      versionHost,
+      routes: new Map(),
+      scheduled,
+      expiresAt,
+      publishAt,
+      siteId,
+      protected: passwordHash !== null || entry.private,
+      passwordHash,
+      passwordVersion,
+      passes: new Map(),
+      private: entry.private,
+      shareLinks,
+      shares: new Map(),
+    };
   }
 
   private async lookup(label: string): Promise<SiteEntry | null> {
@@ -195,10 +218,17 @@ export class EdgeResolver {
     return new Map(links.map((l) => [l.id, { expiresAt: l.expires_at?.getTime() ?? Infinity, revoked: l.revoked_at !== null }]));
   }
 
-  private async load(deploymentId: string): Promise<Manifest> {
+  /**
+   * Loads a deployment's manifest, or undefined when the deployment is gone (pruned since it was
+   * looked up); caches it unless a change was heard since `changes` was read.
+   */
+  private async load(deploymentId: string, changes: number): Promise<Manifest | undefined> {
     const [deployment, rows] = await Promise.all([getDeploymentById(this.db, deploymentId), getManifest(this.db, deploymentId)]);
+    if (!deployment) return undefined;
     const variants = await variantsOf(this.db, [...new Set(rows.map((r) => r.sha256))]);
-    const manifest = buildManifest(deployment!, rows, variants);
+    const manifest = buildManifest(deployment, rows, variants);
+    // A deployment never changes, but its compressed forms may have arrived while this read.
+    if (changes !== this.changes) return manifest;
     this.manifests.set(deploymentId, manifest);
     // Oldest first out: the map keeps insertion order.
     if (this.manifests.size > this.maxManifests) this.manifests.delete(this.manifests.keys().next().value!);

@@ -9,7 +9,9 @@ import { provisionDueDomains } from "../services/provisionDomains";
 import type { VariantCompressor } from "../services/compressVariants";
 import { rollUpAnalytics } from "../services/rollUpAnalytics";
 import { pruneAnalytics } from "../db/repositories/analytics";
+import { BACKUP_CHECK_INTERVAL_MS, dailyBackupTask } from "../backup/daily";
 import { sendWeeklySummaries } from "../services/sendWeeklySummaries";
+import { sweepIntervalMs, sweepOrphans } from "../services/sweepOrphans";
 
 export const WORKER_INTERVAL_MS = 60_000;
 /** Analytics roll-ups: an open Analytics tab sees a visit within about this long of the edge's flush. */
@@ -69,9 +71,18 @@ export function startWorker(
     (error) => ctx.log.error({ err: error }, "custom-domain provisioning failed"),
   );
   const analytics = every(ANALYTICS_INTERVAL_MS, () => rollUpAnalytics(ctx), (error) => ctx.log.error({ err: error }, "analytics roll-up failed"));
+  // What a crash left behind, once older than BERTH_ORPHAN_GRACE_SECONDS (services/sweepOrphans.ts).
+  const orphans = every(sweepIntervalMs(ctx.env.orphanGraceMs), () => sweepOrphans(ctx), (error) => ctx.log.error({ err: error }, "orphan sweep failed"));
+  // BERTH_BACKUP_DAILY: once per UTC day, scheduled by the archives' names (backup/daily.ts).
+  const stopping = new AbortController();
+  const dailyBackup = dailyBackupTask(ctx, { signal: stopping.signal });
+  const backups = ctx.env.backupDaily
+    ? every(BACKUP_CHECK_INTERVAL_MS, () => dailyBackup(), (error) => ctx.log.error({ err: error }, "daily backup failed"))
+    : undefined;
   return {
     async stop() {
-      await Promise.all([housekeeping.stop(), domains.stop(), analytics.stop()]);
+      stopping.abort();
+      await Promise.all([housekeeping.stop(), domains.stop(), analytics.stop(), orphans.stop(), backups?.stop()]);
     },
   };
 }

@@ -162,6 +162,24 @@ export function describeBlobStore(name: string, makeStore: () => Promise<BlobSto
       await expectNothingLeft();
     });
 
+    it("makes stored bytes young again when they are put again; deletes only blobs older than a cutoff", async () => {
+      const bytes = randomBytes(2000);
+      const first = await store.put(Readable.from([bytes]), { maxBytes: MB });
+      const written = (await store.stat(first.sha256))!.modifiedAt;
+      // S3 keeps LastModified to the second.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      expect(await store.put(Readable.from([bytes]), { maxBytes: MB })).toMatchObject({ created: false });
+      const rewritten = (await store.stat(first.sha256))!.modifiedAt;
+      expect(rewritten.getTime()).toBeGreaterThan(written.getTime());
+
+      expect(await store.deleteIfOlderThan(first.sha256, written)).toBe(false);
+      expect(await readAll(await store.get(first.sha256))).toEqual(bytes);
+      expect(await store.deleteIfOlderThan(first.sha256, new Date(Date.now() + 1000))).toBe(true);
+      expect(await store.stat(first.sha256)).toBeUndefined();
+      expect(await store.deleteIfOlderThan(first.sha256, new Date(Date.now() + 1000))).toBe(false);
+      await expectNothingLeft();
+    });
+
     it.each([
       "../../etc/passwd",
       "",

@@ -17,10 +17,11 @@ export interface BlobInfo {
   modifiedAt: Date;
 }
 
-export interface BlobStore {
+export interface BlobStore extends TempSweeper {
   /**
    * Streams `source` into the store, hashing as the bytes arrive. Never buffers the whole blob.
    * Throws BlobTooLargeError as soon as more than `maxBytes` arrive; nothing is left behind.
+   * When the bytes are already stored, their modification time becomes now (see deleteIfOlderThan).
    */
   put(source: Readable, options: { maxBytes: number }): Promise<PutResult>;
   /** The blob's bytes, or the inclusive byte range [start, end]. Throws BlobNotFoundError. */
@@ -33,6 +34,12 @@ export interface BlobStore {
   openFile?(sha256: string): Promise<FileHandle>;
   stat(sha256: string): Promise<BlobInfo | undefined>;
   delete(sha256: string): Promise<void>;
+  /**
+   * For the orphan sweeper: deletes the blob unless it was written after `cutoff`. A put of bytes
+   * the store already holds counts as a write (it makes the blob young again), so an upload that
+   * is about to record a blob nothing referred to keeps it. Resolves to whether it went.
+   */
+  deleteIfOlderThan(sha256: string, cutoff: Date): Promise<boolean>;
   /** Every blob, for the garbage sweeper. */
   list(): AsyncIterable<BlobInfo>;
 }

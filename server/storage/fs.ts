@@ -3,7 +3,7 @@
 // filesystem, so that moving a finished blob into place is a single atomic link or rename.
 import { randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { link, mkdir, open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
+import { link, mkdir, open, readdir, rename, rm, stat, utimes, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -92,6 +92,28 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       await rm(blobPath(sha256), { force: true });
     },
 
+    async deleteIfOlderThan(sha256: string, cutoff: Date): Promise<boolean> {
+      // Moved aside first, then judged: a put that touches the blob before the move is seen in
+      // the moved file's time (and the blob goes back), one after it finds no blob and writes it
+      // anew. Either way the bytes an upload is about to record stay.
+      const finalPath = blobPath(sha256);
+      await mkdir(tmpDir, { recursive: true });
+      const aside = path.join(tmpDir, `sweep-${randomUUID()}`);
+      try {
+        await rename(finalPath, aside);
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+      try {
+        if ((await stat(aside)).mtimeMs <= cutoff.getTime()) return true;
+        await placeOnce(aside, finalPath);
+        return false;
+      } finally {
+        await rm(aside, { force: true });
+      }
+    },
+
     async *list(): AsyncGenerator<BlobInfo> {
       for (const first of await subdirectories(dir)) {
         for (const second of await subdirectories(path.join(dir, first))) {
@@ -145,14 +167,31 @@ async function placeOnce(tmpPath: string, finalPath: string): Promise<boolean> {
     await link(tmpPath, finalPath);
     return true;
   } catch (error) {
-    if (errorCode(error) === "EEXIST") return false;
+    if (errorCode(error) === "EEXIST") {
+      // The bytes are here already, perhaps as an orphan the sweeper is about to take: make the
+      // blob young again so that it stays for the grace period; gone meanwhile, place it anew.
+      if (await touch(finalPath)) return false;
+      return placeOnce(tmpPath, finalPath);
+    }
     if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errorCode(error) ?? "")) throw error;
   }
   // Filesystems without hard links (FAT, some network mounts): rename is still atomic, but two
   // racing puts may then both report created: true.
-  if (await exists(finalPath)) return false;
+  if (await exists(finalPath) && (await touch(finalPath))) return false;
   await rename(tmpPath, finalPath);
   return true;
+}
+
+/** Sets the file's times to now; false when it does not exist. */
+async function touch(file: string): Promise<boolean> {
+  const now = new Date();
+  try {
+    await utimes(file, now, now);
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
 }
 
 async function syncDirectory(directory: string): Promise<void> {

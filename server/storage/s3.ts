@@ -80,22 +80,30 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & Temp
     }
   };
 
+  const copy = (tempKey: string, finalKey: string, ifNoneMatch?: "*") =>
+    client.send(
+      new CopyObjectCommand({
+        Bucket: bucket,
+        Key: finalKey,
+        CopySource: `${bucket}/${tempKey.split("/").map(encodeURIComponent).join("/")}`,
+        IfNoneMatch: ifNoneMatch,
+      }),
+    );
+
   /** Copies the finished temporary object to its final key unless that key already exists. */
   const placeOnce = async (tempKey: string, finalKey: string): Promise<boolean> => {
     for (let attempt = 1; ; attempt++) {
-      if (await head(finalKey)) return false;
+      if (await head(finalKey)) {
+        // Same bytes, so copying over them changes nothing but LastModified: the blob becomes
+        // young again and an orphan sweep in the grace period leaves it to this upload.
+        await copy(tempKey, finalKey);
+        return false;
+      }
       try {
         // IfNoneMatch makes the copy conditional on AWS, so that of two racing puts only one
         // reports created: true. Servers that ignore it (s3rver, older MinIO) overwrite the key
         // with identical bytes, which is harmless apart from both reporting created: true.
-        await client.send(
-          new CopyObjectCommand({
-            Bucket: bucket,
-            Key: finalKey,
-            CopySource: `${bucket}/${tempKey.split("/").map(encodeURIComponent).join("/")}`,
-            IfNoneMatch: "*",
-          }),
-        );
+        await copy(tempKey, finalKey, "*");
         return true;
       } catch (error) {
         if (statusOf(error) === 412) return false;
@@ -173,6 +181,16 @@ export function createS3BlobStore(options: S3BlobStoreOptions): BlobStore & Temp
 
     async delete(sha256: string): Promise<void> {
       await deleteKey(blobKey(sha256));
+    },
+
+    async deleteIfOlderThan(sha256: string, cutoff: Date): Promise<boolean> {
+      // S3 has no conditional delete by date: a put that refreshes the blob between the HEAD and
+      // the DELETE loses it. The grace period makes that a put of bytes unreferenced for that
+      // long landing within milliseconds of the sweep.
+      const found = await head(blobKey(sha256));
+      if (!found || (found.LastModified?.getTime() ?? 0) > cutoff.getTime()) return false;
+      await deleteKey(blobKey(sha256));
+      return true;
     },
 
     async *list(): AsyncGenerator<BlobInfo> {

@@ -34,3 +34,19 @@ export async function blobsOfSite(db: Executor, siteId: string): Promise<string[
 export async function deleteBlobRows(tx: Executor, shas: string[]): Promise<void> {
   if (shas.length > 0) await tx.delete(blobs).where(inArray(blobs.sha256, shas));
 }
+
+/**
+ * Of the given blobs, those no row refers to, whether or not they have a row in blobs (a crash
+ * between storing bytes and recording them leaves none): what the orphan sweeper may delete.
+ * A compressed form's source counts as referred to; deleteStrandedVariants() clears those first.
+ */
+export async function blobsNothingRefersTo(db: Executor, candidates: string[]): Promise<string[]> {
+  if (candidates.length === 0) return [];
+  const result = await db.execute(sql`
+    select c.sha256 from (values ${sql.join(candidates.map((c) => sql`(${c})`), sql`, `)}) as c(sha256)
+    where not exists (select 1 from site_files sf where sf.sha256 = c.sha256)
+      and not exists (select 1 from deployment_files df where df.sha256 = c.sha256)
+      and not exists (select 1 from blob_variants v where v.variant_sha256 = c.sha256 or v.sha256 = c.sha256)
+      and not exists (select 1 from profiles p where p.avatar_sha256 = c.sha256)`);
+  return rowsOf<{ sha256: string }>(result).map((r) => r.sha256);
+}

@@ -122,3 +122,26 @@ export async function blobsOfDeployments(db: Executor, ids: string[]): Promise<s
 export async function deleteDeployments(tx: Executor, ids: string[]): Promise<void> {
   if (ids.length > 0) await tx.delete(deployments).where(inArray(deployments.id, ids));
 }
+
+/**
+ * Marks as failed the deployments still pending or in progress that started before `before`: a
+ * publish runs for seconds, so these belong to a process that died. Returns them with their site.
+ */
+export async function failDeploymentsStartedBefore(
+  db: Executor,
+  before: Date,
+  error: string,
+): Promise<Array<{ deployment: Deployment; userId: string; subdomain: string }>> {
+  const failed = await db
+    .update(deployments)
+    .set({ status: "failed", error })
+    .where(and(inArray(deployments.status, ["pending", "in_progress"]), sql`${deployments.created_at} < ${before.toISOString()}`))
+    .returning();
+  if (failed.length === 0) return [];
+  const owners = await db
+    .select({ id: sites.id, userId: sites.user_id, subdomain: sites.subdomain })
+    .from(sites)
+    .where(inArray(sites.id, [...new Set(failed.map((d) => d.site_id))]));
+  const bySite = new Map(owners.map((o) => [o.id, o]));
+  return failed.map((deployment) => ({ deployment, userId: bySite.get(deployment.site_id)!.userId, subdomain: bySite.get(deployment.site_id)!.subdomain }));
+}

@@ -52,3 +52,20 @@ export async function deleteVariantsOf(db: Executor, shas: string[]): Promise<st
     .map((r) => r.variant_sha256)
     .filter((s): s is string => s !== null);
 }
+
+/**
+ * Deletes compressed forms, recorded before `before`, of blobs nothing else refers to: a
+ * compression that finished after its blob was released leaves them. Returns the variant blobs.
+ */
+export async function deleteStrandedVariants(db: Executor, before: Date): Promise<string[]> {
+  const result = await db.execute(sql`
+    delete from blob_variants v
+    where v.created_at < ${before.toISOString()}
+      and not exists (select 1 from site_files sf where sf.sha256 = v.sha256)
+      and not exists (select 1 from deployment_files df where df.sha256 = v.sha256)
+      and not exists (select 1 from profiles p where p.avatar_sha256 = v.sha256)
+    returning variant_sha256`);
+  return rowsOf<{ variant_sha256: string | null }>(result)
+    .map((r) => r.variant_sha256)
+    .filter((s): s is string => s !== null);
+}
