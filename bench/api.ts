@@ -20,7 +20,7 @@ import { signUpAndIn } from "./account";
 import { DEFAULT_SHAPE, MEASURED_FOLDER, populate } from "./apiData";
 import { explainDashboardQueries } from "./apiExplain";
 import { createBenchDatabase } from "./postgres";
-import { loadAverage, spread, timedGet, type Spread } from "./support";
+import { cleanups, loadAverage, runBench, spread, timedGet, type Spread } from "./support";
 
 /** Every call's requests are made in this many rounds, all calls taking turns, so noise is shared. */
 const ROUNDS = 5;
@@ -130,8 +130,6 @@ function table(title: string, targets: Target[], results: Map<string, Spread>): 
   return lines.join("\n");
 }
 
-const cleanups: Array<() => Promise<void> | void> = [];
-
 async function main(options: Options): Promise<void> {
   const started = performance.now();
   console.log(`API bench: ${os.cpus().length} cores, Node ${process.version}; load average ${loadAverage()}`);
@@ -234,23 +232,4 @@ async function main(options: Options): Promise<void> {
   if (options.explain) console.log(await explainDashboardQueries(db.url, userId, site, MEASURED_FOLDER));
 }
 
-async function cleanUp(): Promise<void> {
-  for (const step of cleanups.reverse()) await Promise.resolve(step()).catch(() => undefined);
-  cleanups.length = 0;
-}
-
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(code));
-  });
-}
-
-const options = parseArgs(process.argv.slice(2));
-if (!options) console.log(USAGE);
-else {
-  try {
-    await main(options);
-  } finally {
-    await cleanUp();
-  }
-}
+await runBench(parseArgs(process.argv.slice(2)), USAGE, main);

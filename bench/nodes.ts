@@ -20,7 +20,7 @@ import { startBerth, type Berth } from "../e2e/support/berth";
 import { multipartBody } from "../server/test/sites";
 import { signUpAndIn, type BenchUser } from "./account";
 import { createBenchDatabase } from "./postgres";
-import { loadAverage, sendTimed, spread, timedGet, waitForQuiet, type Spread } from "./support";
+import { cleanups, loadAverage, runBench, sendTimed, spread, timedGet, waitForQuiet, type Spread } from "./support";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 const BUCKET = "berth-bench-nodes";
@@ -58,7 +58,6 @@ function parseArgs(argv: readonly string[]): Options | undefined {
   return options;
 }
 
-const cleanups: Array<() => Promise<void> | void> = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function pidOf(berth: Berth): number {
@@ -305,23 +304,4 @@ function report(results: Map<Watch, Array<WatchResult>>, notify: number[], pollM
   ].join("\n");
 }
 
-async function cleanUp(): Promise<void> {
-  for (const step of cleanups.reverse()) await Promise.resolve(step()).catch(() => undefined);
-  cleanups.length = 0;
-}
-
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(code));
-  });
-}
-
-const options = parseArgs(process.argv.slice(2));
-if (!options) console.log(USAGE);
-else {
-  try {
-    await main(options);
-  } finally {
-    await cleanUp();
-  }
-}
+await runBench(parseArgs(process.argv.slice(2)), USAGE, main);

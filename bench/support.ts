@@ -312,3 +312,29 @@ export function timedGet(agent: http.Agent, port: number, pathname: string, head
     req.end();
   });
 }
+
+/** Steps that undo what a bench set up (servers, databases, directories), run last first. */
+export const cleanups: Array<() => Promise<void> | void> = [];
+
+async function cleanUp(): Promise<void> {
+  for (const step of cleanups.reverse()) await Promise.resolve(step()).catch(() => undefined);
+  cleanups.length = 0;
+}
+
+/**
+ * Runs a bench's main with its options, or prints its usage; the cleanups run at the end, on a
+ * failure and on Ctrl-C or SIGTERM too.
+ */
+export async function runBench<O>(options: O | undefined, usage: string, main: (options: O) => Promise<void>): Promise<void> {
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    process.once(signal, () => {
+      void cleanUp().finally(() => process.exit(code));
+    });
+  }
+  if (!options) return console.log(usage);
+  try {
+    await main(options);
+  } finally {
+    await cleanUp();
+  }
+}

@@ -1,39 +1,16 @@
 // `npm run berth -- admin …` against the built server as a user runs it: while Berth runs the
 // commands reach it over $BERTH_DATA_DIR/admin.sock; once it has stopped, the CLI opens the
 // embedded database itself.
-import { spawn } from "node:child_process";
 import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLANS } from "../common/plans";
-import { root, startBerth, type Berth } from "./support/berth";
+import { berthCli, startBerth, type Berth } from "./support/berth";
 
 const ROOT_EMAIL = "root@berth.test";
 const EMAIL = "Ada.Lovelace@example.com";
 const PASSWORD = "correct horse battery";
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** `npm run --silent berth -- …` with the server's settings, as an operator types it. */
-function berthCli(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "berth", "--", ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, "") }));
-  });
-}
 
 describe("berth admin commands", () => {
   let berth: Berth;

@@ -4,7 +4,6 @@
 // deployment version must serve byte-identical content there, and both accounts must sign in
 // with their passwords (sessions and password hashes, and the secret, came across). A changed
 // archive must be refused with nothing written.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -13,7 +12,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SiteResponse } from "../common/sites";
 import { multipartBody, zipOf } from "../server/test/sites";
-import { freePort, root, runBerth, startBerth, type Berth, type RunningProcess } from "./support/berth";
+import { berthCli, freePort, runBerth, startBerth, type Berth, type RunningProcess } from "./support/berth";
 import { solidPng } from "./support/png";
 
 const PASSWORD = "correct horse battery";
@@ -21,27 +20,6 @@ const USERS = ["grace.hopper@example.com", "alan.turing@example.com"] as const;
 /** Alan's site: 70 KB that are not text, so any changed byte shows. */
 const BINARY = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function berthCli(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "berth", "--", ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, "") }));
-  });
-}
 
 /** A site host's answer as bytes (getWithHost decodes text, which would hide a changed byte). */
 function getBytes(port: number, host: string, pathname: string): Promise<{ status: number; body: Buffer }> {

@@ -110,3 +110,26 @@ export function setPlan(berth: Berth, email: string, plan: "free" | "pro"): Prom
     child.on("exit", resolve);
   });
 }
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent berth -- …` with only the given settings, as an operator types it. */
+export function berthCli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "berth", "--", ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr: stderr.replace(/^npm warn.*\n/gm, "") }));
+  });
+}
