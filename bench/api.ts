@@ -21,6 +21,7 @@ import { DEFAULT_SHAPE, MEASURED_FOLDER, populate } from "./apiData";
 import { explainDashboardQueries } from "./apiExplain";
 import { createBenchDatabase } from "./postgres";
 import { cleanups, loadAverage, runBench, spread, timedGet, type Spread } from "./support";
+import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
 /** Every call's requests are made in this many rounds, all calls taking turns, so noise is shared. */
 const ROUNDS = 5;
@@ -33,6 +34,8 @@ interface Options {
   concurrency: number;
   explain: boolean;
   keepDb: boolean;
+  quick: boolean;
+  summaryJson: string | undefined;
 }
 
 const USAGE = `Usage: npm run bench:api -- [--quick] [--requests N] [--concurrency N] [--explain] [--keep-db]
@@ -40,10 +43,12 @@ const USAGE = `Usage: npm run bench:api -- [--quick] [--requests N] [--concurren
   --concurrency N  requests in flight in the concurrent pass (default 8)
   --explain        EXPLAIN ANALYZE (auto_explain) of every query behind the measured calls
   --keep-db        keep the database afterwards and print its URL
+  --summary-json FILE  also write the headline figures (p95 per call against the anchors) there as JSON
   PostgreSQL: BERTH_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).`;
 
-function parseArgs(argv: readonly string[]): Options | undefined {
-  const options: Options = { requests: 200, concurrency: 8, explain: false, keepDb: false };
+function parseArgs(allArgs: readonly string[]): Options | undefined {
+  const { argv, summaryJson } = takeSummaryOption(allArgs);
+  const options: Options = { requests: 200, concurrency: 8, explain: false, keepDb: false, quick: false, summaryJson };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const number = () => {
@@ -52,7 +57,10 @@ function parseArgs(argv: readonly string[]): Options | undefined {
       return value;
     };
     if (arg === "--help" || arg === "-h") return undefined;
-    else if (arg === "--quick") options.requests = 50;
+    else if (arg === "--quick") {
+      options.requests = 50;
+      options.quick = true;
+    }
     else if (arg === "--requests") options.requests = number();
     else if (arg === "--concurrency") options.concurrency = number();
     else if (arg === "--explain") options.explain = true;
@@ -128,6 +136,20 @@ function table(title: string, targets: Target[], results: Map<string, Spread>): 
     );
   }
   return lines.join("\n");
+}
+
+/** For bench/all.ts: each call's p95 against both anchors' p95 in the same pass. */
+function headlineFigures(targets: Target[], results: Map<string, Spread>, pass: string): Figure[] {
+  const anchors = targets.filter((t) => t.anchor).map((t) => ({ label: `${t.label} p95`, value: results.get(t.label)!.p95 }));
+  return targets
+    .filter((t) => !t.anchor)
+    .map((t) => ({
+      figure: `${t.label} p95, ${pass}`,
+      value: results.get(t.label)!.p95,
+      unit: "ms",
+      anchors,
+      note: results.get(t.label)!.p95 > SLOW_P95_MS ? `p95 above ${SLOW_P95_MS} ms` : undefined,
+    }));
 }
 
 async function main(options: Options): Promise<void> {
@@ -215,6 +237,7 @@ async function main(options: Options): Promise<void> {
   console.log(`Warm-up: ${WARM_UP} requests per call`);
   await measure(targets, WARM_UP, 1);
   const output: string[] = [];
+  const figures: Figure[] = [];
   for (const concurrency of [1, options.concurrency]) {
     const t0 = performance.now();
     const samples = await measure(targets, options.requests, concurrency);
@@ -222,12 +245,25 @@ async function main(options: Options): Promise<void> {
     const title = concurrency === 1 ? `Sequential: ${options.requests} requests per call` : `${concurrency} in flight: ${options.requests} requests per call`;
     console.log(`${title}: ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${loadAverage()}`);
     output.push(table(title, targets, results));
+    figures.push(...headlineFigures(targets, results, concurrency === 1 ? "one at a time" : `${concurrency} in flight`));
   }
   console.log(`\n${output.join("\n\n")}\n`);
   console.log(
     `Populating took ${(fillMs / 1000).toFixed(0)} s; the whole bench ${((performance.now() - started) / 1000).toFixed(0)} s. ` +
       `⚠: p95 above ${SLOW_P95_MS} ms. Load average at the end: ${loadAverage()}`,
   );
+
+  const rowCount = (name: string) => (filled.counts[name] ?? Number.NaN).toLocaleString("en");
+  writeSummary(options.summaryJson, {
+    bench: "api",
+    quick: options.quick,
+    figures,
+    notes: [
+      `database of ${rowCount("users")} users, ${rowCount("sites")} sites, ${rowCount("site_files")} site_files and ` +
+        `${rowCount("deployment_files")} deployment_files rows (PostgreSQL); ${options.requests} requests per call and pass; ` +
+        `the measured user has ${shape.heavySites} sites of ${(shape.heavyFiles + 1).toLocaleString("en")} files`,
+    ],
+  });
 
   if (options.explain) console.log(await explainDashboardQueries(db.url, userId, site, MEASURED_FOLDER));
 }

@@ -30,6 +30,7 @@ import { Outbox } from "../server/test/outbox";
 import { multipartBody } from "../server/test/sites";
 import { writeZip, type ZipEntrySpec } from "../server/uploads/testing/zipBuilder";
 import { median, sendTimed } from "./support";
+import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
 const HARNESS = path.resolve(root, "../shared/bench");
 const NGINX_PORT = 8081; // fixed in run-bench.mjs
@@ -37,6 +38,16 @@ const BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
 const CASES = ["small", "medium", "large", "404", "gzip", "many"] as const;
 /** Cases run again with analytics collection off. */
 const ANALYTICS_CASES: ReadonlyArray<(typeof CASES)[number]> = ["small", "many"];
+/** How each case reads in bench/all.ts's table (the harness's case names are terse). */
+const CASE_LABELS: Record<string, string> = {
+  small: "small GET /index.html (2 KB)",
+  medium: "medium GET /app.js (150 KB)",
+  large: "large 10 MiB PDF",
+  "404": "404",
+  gzip: "gzip (br served by both)",
+  many: "many (1,000 files, 1–8 KB)",
+  "many, like for like": "many, like for like (paths both answer 200)",
+};
 const RSS_POLL_MS = 250;
 const CLOCK_TICKS = 100; // getconf CLK_TCK, as run-bench.mjs assumes
 
@@ -57,10 +68,19 @@ interface Options {
   /** The corpus run-bench.mjs serves (its --root). */
   corpus: string;
   out: string | undefined;
+  /** --summary-json: where to write the headline figures for bench/all.ts. */
+  summaryJson: string | undefined;
 }
 
-function parseArgs(argv: readonly string[]): Options | undefined {
-  const options: Options = { quick: false, keepData: false, skipAnalyticsOff: false, passThrough: [], corpus: "/tmp/bench-site", out: undefined };
+function parseArgs(allArgs: readonly string[]): Options | undefined {
+  let taken: ReturnType<typeof takeSummaryOption>;
+  try {
+    taken = takeSummaryOption(allArgs);
+  } catch (error) {
+    throw new BenchError((error as Error).message);
+  }
+  const { argv, summaryJson } = taken;
+  const options: Options = { quick: false, keepData: false, skipAnalyticsOff: false, passThrough: [], corpus: "/tmp/bench-site", out: undefined, summaryJson };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") return undefined;
@@ -88,6 +108,7 @@ const USAGE = `Usage: npm run bench:edge -- [--quick] [--keep-data] [run-bench.m
                 machine and 1 retry per measurement (= --runs 1 --duration 5 --retries 1 --quiet-wait 20)
   --keep-data   keep Berth's data directory (the site) after the run
   --no-analytics-off  skip the second pass of small and many with analytics collection off
+  --summary-json FILE  also write the headline figures there as JSON (for bench/all.ts)
   Any other option goes to ${path.join(HARNESS, "run-bench.mjs")}, e.g. --cases small,many --runs 5 --out DIR.
   Not for --servers/--extra-*/--host: this script sets them.`;
 
@@ -695,6 +716,35 @@ async function main(): Promise<number> {
   if (sanityProblems.length > 0) lines.push(`!! The harness's sanity check failed ${sanityProblems.length} time(s); those cases are not like for like:`, ...sanityProblems);
   console.log(lines.join("\n"));
   writeFileSync(path.join(out, "berth-edge.json"), JSON.stringify({ site, variants, servers, rows, harnessSeconds }, null, 1));
+  const figures: Figure[] = rows.map((r) => ({
+    figure: `${CASE_LABELS[r.c] ?? r.c}, req/s`,
+    value: r.ours,
+    unit: "req/s",
+    anchors: [{ label: "nginx", value: r.nginx }],
+    note: r.notes.join("; ") || undefined,
+  }));
+  if (analyticsOff) {
+    const off = "analytics off (BERTH_ANALYTICS=false, own pass)";
+    const note = "on / off; goal: within 5 %";
+    for (const c of offCases) {
+      figures.push(
+        { figure: `${c}: analytics on, req/s`, value: medianRps(results, "ours", c), unit: "req/s", anchors: [{ label: off, value: medianRps(analyticsOff, "ours", c) }], note },
+        {
+          figure: `${c}: analytics on, req per server CPU-s`,
+          value: medianOf(results, "ours", c, "req_per_srv_cpu_s"),
+          unit: "req/CPU-s",
+          anchors: [{ label: off, value: medianOf(analyticsOff, "ours", c, "req_per_srv_cpu_s") }],
+          note,
+        },
+      );
+    }
+  }
+  const summaryNotes = [
+    `medians of each case's rounds, the server pinned to 1 core and wrk to the other; ${noisy} of ${results.length} runs noisy; harness summary ${path.join(out, "summary.md")}`,
+  ];
+  if (servers.length > 0) summaryNotes.push(`Berth's peak RSS (VmHWM) ${(peak / 1024).toFixed(1)} MiB over ${servers.length} server start(s)`);
+  if (sanityProblems.length > 0) summaryNotes.push(`the harness's sanity check failed ${sanityProblems.length} time(s): ${sanityProblems.join(" ")}`);
+  writeSummary(options.summaryJson, { bench: "edge", quick: options.quick, figures, notes: summaryNotes });
   // A sanity failure this script found and labelled before the run (a clean-URL redirect, say) is
   // part of what Berth does; any other one means the run went wrong.
   const explained = new Set(site.mismatches.map((m) => m.case));

@@ -21,6 +21,7 @@ import { multipartBody } from "../server/test/sites";
 import { signUpAndIn, type BenchUser } from "./account";
 import { createBenchDatabase } from "./postgres";
 import { cleanups, loadAverage, runBench, sendTimed, spread, timedGet, waitForQuiet, type Spread } from "./support";
+import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 const BUCKET = "berth-bench-nodes";
@@ -32,16 +33,20 @@ const ANCHOR_PAYLOAD_BYTES = 600;
 interface Options {
   deploys: number;
   pollMs: number;
+  quick: boolean;
+  summaryJson: string | undefined;
 }
 
 const USAGE = `Usage: npm run bench:nodes -- [--quick] [--deploys N] [--poll-ms N]
   --deploys N   deploys per way of watching: B and A polled from A's answer, B from the upload's
                 last byte (in turns; default 30; --quick: 10)
   --poll-ms N   time between the starts of two polls of the node (default 2)
+  --summary-json FILE  also write the headline figures (A → B against its anchors) there as JSON
   PostgreSQL: BERTH_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).`;
 
-function parseArgs(argv: readonly string[]): Options | undefined {
-  const options: Options = { deploys: 30, pollMs: 2 };
+function parseArgs(allArgs: readonly string[]): Options | undefined {
+  const { argv, summaryJson } = takeSummaryOption(allArgs);
+  const options: Options = { deploys: 30, pollMs: 2, quick: false, summaryJson };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const number = () => {
@@ -50,7 +55,10 @@ function parseArgs(argv: readonly string[]): Options | undefined {
       return value;
     };
     if (arg === "--help" || arg === "-h") return undefined;
-    else if (arg === "--quick") options.deploys = 10;
+    else if (arg === "--quick") {
+      options.deploys = 10;
+      options.quick = true;
+    }
     else if (arg === "--deploys") options.deploys = number();
     else if (arg === "--poll-ms") options.pollMs = number();
     else throw new Error(`unknown option ${arg}\n${USAGE}`);
@@ -260,7 +268,31 @@ async function main(options: Options): Promise<void> {
     );
   }
   console.log(report(results, notify, options.pollMs));
+  writeSummary(options.summaryJson, {
+    bench: "nodes",
+    quick: options.quick,
+    figures: headlineFigures(results, notify),
+    notes: [
+      `${options.deploys} deploys watched each way, a poll every ${options.pollMs} ms; two Berth processes on one PostgreSQL database and one S3 bucket (s3rver)`,
+    ],
+  });
   console.log(`The bench took ${((performance.now() - started) / 1000).toFixed(0)} s. Load average at the end: ${loadAverage()}`);
+}
+
+/** For bench/all.ts: A → B at p50 and p95, each against the same percentile of both anchors. */
+function headlineFigures(results: Map<Watch, Array<WatchResult>>, notify: number[]): Figure[] {
+  const ab = spread(results.get("B")!.map((r) => r.ms));
+  const aa = spread(results.get("A")!.map((r) => r.ms));
+  const raw = spread(notify);
+  return (["p50", "p95"] as const).map((p) => ({
+    figure: `A's deploy answered → B serves it, ${p}`,
+    value: ab[p],
+    unit: "ms",
+    anchors: [
+      { label: `A → A (A's own edge) ${p}`, value: aa[p] },
+      { label: `NOTIFY → LISTEN ${p}`, value: raw[p] },
+    ],
+  }));
 }
 
 function report(results: Map<Watch, Array<WatchResult>>, notify: number[], pollMs: number): string {

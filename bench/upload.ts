@@ -1,8 +1,14 @@
 // Upload bench: how long a 10 MiB, 1,000-file zip takes from its last byte to being live, and how
 // much memory the server holds while a single 50 MiB file streams in. Each figure is printed
 // beside an anchor measured in the same run on the same machine, and as a ratio to it.
-// Run with `npm run bench:upload` (builds first) or `npx tsx bench/upload.ts` (uses dist/ as is).
-// It takes about 7 minutes, most of them waiting for the work each publish starts in the background.
+//
+//   npm run bench:upload               # builds, then runs (about 7 minutes, most of them waiting for
+//                                      # the work each publish starts in the background)
+//   npx tsx bench/upload.ts            # uses dist/ as it is
+//   npx tsx bench/upload.ts --quick    # 2 zip runs instead of 5 (about 2 minutes)
+//
+// Options: --runs N (measured zip runs after the warm-up, default 5), --quick (= --runs 2),
+// --summary-json FILE (the headline figures as JSON, for bench/all.ts), --help.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -15,11 +21,13 @@ import type { SiteResponse, UploadResponse } from "../common/sites";
 import { multipartBody, type UploadPart } from "../server/test/sites";
 import { writeZip, type ZipEntrySpec } from "../server/uploads/testing/zipBuilder";
 import {
+  cleanups,
   cpuTimeMs,
   extractWithUnzip,
   extractWithYauzl,
   median,
   RssSampler,
+  runBench,
   sendTimed,
   startSink,
   type RssReport,
@@ -27,9 +35,9 @@ import {
   type TimedResponse,
   waitForQuiet,
 } from "./support";
+import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
 const MiB = 1024 * 1024;
-const RUNS = 5;
 const ZIP_FILES = 1_000;
 const ZIP_BYTES = 10 * MiB;
 const POLL_INTERVAL_MS = 5;
@@ -38,9 +46,38 @@ const RSS_REPEATS = 3;
 /** The Free plan's largest file, to the byte (common/plans.ts). */
 const FREE_MAX_FILE = 50 * MiB;
 
-const cleanups: Array<() => Promise<void> | void> = [];
-const tmp = mkdtempSync(path.join(os.tmpdir(), "berth-bench-upload-"));
-cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+interface Options {
+  /** Measured zip runs, after one warm-up. */
+  runs: number;
+  quick: boolean;
+  summaryJson: string | undefined;
+}
+
+const USAGE = `Usage: npm run bench:upload -- [--quick] [--runs N] [--summary-json FILE]
+  --runs N             measured runs of the 1,000-file zip, after one warm-up (default 5)
+  --quick              = --runs 2: a smoke test of the figures, not figures to quote
+  --summary-json FILE  also write the headline figures (last byte → live, RSS delta) there as JSON`;
+
+function parseArgs(allArgs: readonly string[]): Options | undefined {
+  const { argv, summaryJson } = takeSummaryOption(allArgs);
+  const options: Options = { runs: 5, quick: false, summaryJson };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help" || arg === "-h") return undefined;
+    else if (arg === "--quick") {
+      options.runs = 2;
+      options.quick = true;
+    } else if (arg === "--runs") {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`);
+      options.runs = value;
+    } else throw new Error(`unknown option ${arg}\n${USAGE}`);
+  }
+  return options;
+}
+
+/** This run's temporary directory (zips, the anchors' unzips, the sink's files); made by main. */
+let tmp = "";
 
 interface Session {
   berth: Berth;
@@ -304,7 +341,9 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
-async function main(): Promise<void> {
+async function main(options: Options): Promise<void> {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "berth-bench-upload-"));
+  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   mkdirSync(path.join(tmp, "sink"));
   const sink = await startSink(path.join(root, "bench/sinkServer.ts"), path.join(tmp, "sink"));
@@ -319,12 +358,12 @@ async function main(): Promise<void> {
     `Upload bench: ${os.cpus().length} cores, Node ${process.version}, temp and data dirs under ${os.tmpdir()}; load average ${load()}`,
   );
   console.log(
-    `Part 1: ${RUNS} runs (after 1 warm-up), each a new ${ZIP_BYTES} B stored zip of ${ZIP_FILES} random files to the same site, extract=true`,
+    `Part 1: ${options.runs} runs (after 1 warm-up), each a new ${ZIP_BYTES} B stored zip of ${ZIP_FILES} random files to the same site, extract=true`,
   );
   const warmUp = await zipRun(session, site, sink, 0);
   console.log(`  warm-up: last byte → live ${ms(warmUp.live)}, → response ${ms(warmUp.response)}`);
   const runs: ZipRun[] = [];
-  for (let run = 1; run <= RUNS; run++) {
+  for (let run = 1; run <= options.runs; run++) {
     const r = await zipRun(session, site, sink, run);
     runs.push(r);
     console.log(
@@ -349,6 +388,46 @@ async function main(): Promise<void> {
   console.log(`Load average at the end: ${load()}`);
 
   console.log(report(runs, rss));
+  writeSummary(options.summaryJson, { bench: "upload", quick: options.quick, ...headlineFigures(runs, rss) });
+}
+
+const deltaKb = (r: RssRun) => Math.max(r.peakKb, r.hwmKb) - r.beforeKb;
+
+/** For bench/all.ts: last byte → live against its anchors, and the largest RSS delta per file size. */
+function headlineFigures(runs: ZipRun[], rss: RssRun[]): { figures: Figure[]; notes: string[] } {
+  const m = (pick: (r: ZipRun) => number) => median(runs.map(pick));
+  const sink = m((r) => r.sinkResponse);
+  const unzip = runs.every((r) => r.unzip !== undefined) ? m((r) => r.unzip ?? 0) : undefined;
+  const figures: Figure[] = [
+    {
+      figure: `${ZIP_FILES.toLocaleString("en")}-file zip (${ZIP_BYTES / MiB} MiB): last byte → live, median of ${runs.length}`,
+      value: m((r) => r.live),
+      unit: "ms",
+      anchors: [
+        { label: "sink + yauzl unzip", value: sink + m((r) => r.extract) },
+        { label: "sink + yauzl, fsync per file", value: sink + m((r) => r.extractSynced) },
+        ...(unzip === undefined ? [] : [{ label: "sink + Info-ZIP unzip", value: sink + unzip }]),
+      ],
+    },
+  ];
+  for (const bytes of [...new Set(rss.map((r) => r.fileBytes))]) {
+    const of = rss.filter((r) => r.fileBytes === bytes);
+    figures.push({
+      figure: `RSS delta while a ${bytes / MiB} MiB file streams in, largest of ${of.length}`,
+      value: Math.max(...of.map(deltaKb)) / 1024,
+      unit: "MiB",
+      anchors: [{ label: "the file's size", value: bytes / MiB }],
+    });
+  }
+  const before = rss.map((r) => r.beforeKb / 1024);
+  return {
+    figures,
+    notes: [
+      `${runs.length} zip runs after 1 warm-up; after each, ${(m((r) => r.backgroundBusy) / 1000).toFixed(1)} s of background work ` +
+        `(${(m((r) => r.backgroundCpu) / 1000).toFixed(1)} s of server CPU, medians); server RSS before the single-file uploads ` +
+        `${Math.min(...before).toFixed(0)}–${Math.max(...before).toFixed(0)} MiB (PGlite)`,
+    ],
+  };
 }
 
 /** The figures as Markdown: medians with their samples, each beside its anchor and the ratio. */
@@ -363,7 +442,7 @@ function report(runs: ZipRun[], rss: RssRun[]): string {
   const unzip = runs.every((r) => r.unzip !== undefined) ? m((r) => r.unzip ?? 0) : undefined;
 
   const lines = [
-    `### ${ZIP_BYTES / MiB} MiB zip of ${ZIP_FILES} files (stored), median of ${RUNS} (samples in brackets)`,
+    `### ${ZIP_BYTES / MiB} MiB zip of ${ZIP_FILES} files (stored), median of ${runs.length} (samples in brackets)`,
     "",
     "| Measure | Berth, median (samples) | Anchor: same bytes, same run, median | Berth / anchor |",
     "| --- | --- | --- | --- |",
@@ -396,30 +475,17 @@ function report(runs: ZipRun[], rss: RssRun[]): string {
     "| File | Upload time | RSS before | Peak RSS (sampled) | VmHWM | Delta | Delta / file size |",
     "| --- | --- | --- | --- | --- | --- | --- |",
     ...rss.map((r) => {
-      const delta = Math.max(r.peakKb, r.hwmKb) - r.beforeKb;
+      const delta = deltaKb(r);
       const perByte = ((delta * 1024) / r.fileBytes).toFixed(3);
       return `| ${r.fileBytes} B | ${ms(r.response)} | ${mb(r.beforeKb)} | ${mb(r.peakKb)} | ${mb(r.hwmKb)} | ${mb(delta)} | ${perByte} |`;
     }),
     "",
     ...[...new Set(rss.map((r) => r.fileBytes))].map((bytes) => {
-      const deltas = rss.filter((r) => r.fileBytes === bytes).map((r) => Math.max(r.peakKb, r.hwmKb) - r.beforeKb);
+      const deltas = rss.filter((r) => r.fileBytes === bytes).map(deltaKb);
       return `Largest delta for ${bytes} B: ${mb(Math.max(...deltas))} = ${((Math.max(...deltas) * 1024) / bytes).toFixed(3)} of the file.`;
     }),
   ];
   return `\n${lines.join("\n")}\n`;
 }
 
-async function cleanUp(): Promise<void> {
-  for (const step of cleanups.reverse()) await Promise.resolve(step()).catch(() => undefined);
-  cleanups.length = 0;
-}
-
-process.once("SIGINT", () => {
-  void cleanUp().finally(() => process.exit(130));
-});
-
-try {
-  await main();
-} finally {
-  await cleanUp();
-}
+await runBench(parseArgs(process.argv.slice(2)), USAGE, main);

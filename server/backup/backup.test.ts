@@ -157,7 +157,7 @@ describe.each(DRIVERS)("backups (%s)", (driver: Driver) => {
     await server.compressor.kick();
     // A row of the one table with an identity column, whose sequence must come back too.
     await server.ctx.db.execute(
-      sql`insert into analytics_events (site_id, at, host_kind, path, status, page_view, bot, requests, bytes) values (${page.id}, now(), 'subdomain', '/', 200, true, false, 1, 9007199254740993)`,
+      sql`insert into analytics_batches (site_id, at, events) values (${page.id}, now(), '[{"host_kind": "subdomain", "path": "/", "status": 200, "page_view": true, "bot": false, "requests": 1, "bytes": 9007199254740993}]')`,
     );
 
     archive = path.join(tmp, "berth.tar.gz");
@@ -209,7 +209,7 @@ describe.each(DRIVERS)("backups (%s)", (driver: Driver) => {
     await restored.migrate();
     const next = rowsOf<{ id: string | number }>(
       await restored.db.execute(
-        sql`insert into analytics_events (site_id, at, host_kind, path, status, page_view, bot, requests, bytes) select site_id, at, host_kind, path, status, page_view, bot, requests, bytes from analytics_events returning id`,
+        sql`insert into analytics_batches (site_id, at, events) select site_id, at, events from analytics_batches returning id`,
       ),
     );
     expect(Number(next[0]!.id)).toBeGreaterThan(1);

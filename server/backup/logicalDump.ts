@@ -182,6 +182,9 @@ export async function importLogicalDump(tx: Executor, lines: AsyncIterable<strin
   for (const fk of foreignKeys) await tx.execute(sql.raw(`alter table ${fk.tbl} drop constraint ${ident(fk.name)}`));
 
   const known = new Set(await tablesOf(tx));
+  // The dump holds every derived figure as it was (users.storage_used, user_blobs): the triggers
+  // that keep them must not count the rows again as they come in, in whatever order.
+  for (const name of known) await tx.execute(sql.raw(`alter table ${qualified(SCHEMA, name)} disable trigger user`));
   let table: { name: string; columns: string[] } | undefined;
   let batch: string[] = [];
   let batchBytes = 0;
@@ -234,6 +237,7 @@ export async function importLogicalDump(tx: Executor, lines: AsyncIterable<strin
     }
   }
   if (!ended) throw new DumpFormatError("The database dump is cut short");
+  for (const name of known) await tx.execute(sql.raw(`alter table ${qualified(SCHEMA, name)} enable trigger user`));
   for (const fk of foreignKeys) await tx.execute(sql.raw(`alter table ${fk.tbl} add constraint ${ident(fk.name)} ${fk.def}`));
   return { tables, rows };
 }

@@ -9,6 +9,7 @@ import { provisionDueDomains } from "../services/provisionDomains";
 import type { VariantCompressor } from "../services/compressVariants";
 import { rollUpAnalytics } from "../services/rollUpAnalytics";
 import { pruneAnalytics } from "../db/repositories/analytics";
+import { pruneRateLimits } from "../db/repositories/rateLimits";
 import { BACKUP_CHECK_INTERVAL_MS, dailyBackupTask } from "../backup/daily";
 import { sendWeeklySummaries } from "../services/sendWeeklySummaries";
 import { sweepIntervalMs, sweepOrphans } from "../services/sweepOrphans";
@@ -26,6 +27,7 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await releaseStaleSubdomainReservations(ctx.db, now);
   await ensureSubdomainPool(ctx.db);
   await pruneAnalytics(ctx.db, now);
+  await pruneRateLimits(ctx.db, now.getTime());
   // Mondays only, one query once everyone has theirs; a mail failure waits for the next tick.
   await sendWeeklySummaries(ctx, now);
   // Catches up on compression a restart interrupted; a no-op when nothing is waiting.

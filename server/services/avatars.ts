@@ -5,8 +5,9 @@
 import { Readable } from "node:stream";
 import type { AppContext } from "../context";
 import { AppError } from "../errors";
-import { deleteBlobRows, registerBlobs, unreferencedBlobs } from "../db/repositories/blobs";
-import { getProfileForUser, isAvatarBlob, lockAvatarBlob, lockProfile, setAvatar } from "../db/repositories/profiles";
+import { lockBlobs, registerBlobs } from "../db/repositories/blobs";
+import { getProfileForUser, lockProfile, setAvatar } from "../db/repositories/profiles";
+import { deleteUnreferencedBytes, releaseBlobs } from "./releaseBlobs";
 import { ACCOUNT_TEXT, AVATAR_MAX_BYTES, type AvatarType } from "../../common/account";
 
 type AvatarContext = Pick<AppContext, "db" | "blobs" | "log">;
@@ -56,8 +57,8 @@ export async function saveAvatar(ctx: AvatarContext, userId: string, bytes: Buff
   if (!type) throw avatarUnsupported();
   const stored = await ctx.blobs.put(Readable.from([bytes]), { maxBytes: AVATAR_MAX_BYTES });
   const previous = await ctx.db.transaction(async (tx) => {
-    await lockAvatarBlob(tx, stored.sha256);
-    // The bytes existed already and a picture being removed may have deleted them since.
+    await lockBlobs(tx, [stored.sha256]);
+    // The bytes existed already and a release of the same bytes may have deleted them since.
     if (!(await ctx.blobs.stat(stored.sha256))) await ctx.blobs.put(Readable.from([bytes]), { maxBytes: AVATAR_MAX_BYTES });
     await registerBlobs(tx, [{ sha256: stored.sha256, size: stored.size }]);
     const profile = await lockProfile(tx, userId);
@@ -84,19 +85,12 @@ export async function removeAvatar(ctx: AvatarContext, userId: string): Promise<
 /**
  * Deletes a picture's blob once nothing uses it: no profile shows it, and no site file,
  * deployment or compressed form refers to the same bytes. Safe to call for any picture blob
- * (deleting a user's data calls it too).
+ * (deleting a user's data calls it too). The bytes go as every released blob's do: a picture
+ * being saved with them waits for the lock, then sees them gone and stores them again.
  */
 export async function releaseAvatarBlob(ctx: AvatarContext, sha256: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    await lockAvatarBlob(tx, sha256);
-    if (await isAvatarBlob(tx, sha256)) return;
-    const unused = await unreferencedBlobs(tx, [sha256]);
-    if (unused.length === 0) return;
-    await deleteBlobRows(tx, unused);
-    // Deleted while the lock is held: a picture being saved with these bytes waits, then sees
-    // them gone and stores them again.
-    await ctx.blobs.delete(sha256);
-  });
+  const garbage = await ctx.db.transaction((tx) => releaseBlobs(tx, [sha256]));
+  await deleteUnreferencedBytes(ctx, garbage);
 }
 
 export interface StoredAvatar {

@@ -6,7 +6,7 @@ import { PassThrough } from "node:stream";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { AppContext } from "../context";
 import { blobsAwaitingCompression, recordVariant } from "../db/repositories/variants";
-import { registerBlobs } from "../db/repositories/blobs";
+import { lockBlobs, registerBlobs } from "../db/repositories/blobs";
 import { BlobTooLargeError } from "../storage/blobStore";
 import { isCompressible } from "../edge/http/encoding";
 
@@ -34,9 +34,17 @@ async function storeVariant(ctx: CompressContext, sha256: string, size: number, 
   try {
     await Promise.all([pipeline(await ctx.blobs.get(sha256), compressor(encoding, size), zipped), putting]);
     const variant = await putting;
-    await registerBlobs(ctx.db, [{ sha256: variant.sha256, size: variant.size }]);
-    await recordVariant(ctx.db, { sha256, encoding, variant_sha256: variant.sha256, size: variant.size });
-    return variant.size;
+    const recorded = await ctx.db.transaction(async (tx) => {
+      // The same bytes may be a blob that is being released (an uploaded .gz file, say): as an
+      // upload's commit does (commitFiles.ts), record them only while they are still stored.
+      await lockBlobs(tx, [variant.sha256]);
+      if (!(await ctx.blobs.stat(variant.sha256))) return false;
+      await registerBlobs(tx, [{ sha256: variant.sha256, size: variant.size }]);
+      await recordVariant(tx, { sha256, encoding, variant_sha256: variant.sha256, size: variant.size });
+      return true;
+    });
+    // Deleted in between: compressing again stores them anew.
+    return recorded ? variant.size : storeVariant(ctx, sha256, size, encoding);
   } catch (error) {
     await putting.catch(() => undefined);
     if (!(error instanceof BlobTooLargeError)) throw error;

@@ -6,7 +6,7 @@ import { blobsOfDeployments, deleteDeployments, deploymentsBeyondHistory } from 
 import { getPlanIdForUser } from "../db/repositories/profiles";
 import { lockSite, type Site } from "../db/repositories/sites";
 import { PLANS } from "../../common/plans";
-import { releaseBlobs } from "./releaseBlobs";
+import { deleteUnreferencedBytes, releaseBlobs } from "./releaseBlobs";
 
 /** Returns how many deployments went. */
 export async function pruneDeployments(ctx: Pick<AppContext, "db" | "blobs" | "events">, site: Pick<Site, "id" | "user_id" | "subdomain">): Promise<number> {
@@ -20,7 +20,7 @@ export async function pruneDeployments(ctx: Pick<AppContext, "db" | "blobs" | "e
     return { gone, garbage: await releaseBlobs(tx, candidates) };
   });
   if (gone.length === 0) return 0;
-  for (const sha of garbage) await ctx.blobs.delete(sha);
+  await deleteUnreferencedBytes(ctx, garbage);
   // Drops the edge's cached version hosts of the site.
   ctx.events.emit("site", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain });
   return gone.length;

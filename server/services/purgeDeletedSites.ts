@@ -7,7 +7,7 @@ import type { Executor } from "../db/client";
 import { blobsOfSite } from "../db/repositories/blobs";
 import { deleteSiteRow, lockSitesDueForPurge } from "../db/repositories/sites";
 import { returnSubdomain } from "../db/repositories/subdomains";
-import { releaseBlobs } from "./releaseBlobs";
+import { deleteUnreferencedBytes, releaseBlobs } from "./releaseBlobs";
 import { DELETION_GRACE_DAYS } from "../../common/sites";
 
 /**
@@ -38,7 +38,7 @@ export async function purgeDeletedSites(
       return { due, garbage };
     });
     // The rows are gone for good before the bytes go: a crash here leaves only unreferenced blobs.
-    for (const sha of batch.garbage) await ctx.blobs.delete(sha);
+    await deleteUnreferencedBytes(ctx, batch.garbage);
     for (const site of batch.due) {
       ctx.events.emit("site", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain });
       ctx.log.info({ siteId: site.id, subdomain: site.subdomain }, "purged a deleted site");

@@ -92,7 +92,8 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
         row(site, "2026-03-10T00:32:00Z", { path: "/missing", status: 404, page_view: false, visitor: null, requests: 3, bytes: 30 }),
         row(site, "2026-03-10T00:33:00Z", { path: "/about", referrer_host: "news.example", country: "NZ", visitor: "c", requests: 4, bytes: 40 }),
       ]);
-      expect(await rollUpAnalytics(server.ctx)).toBe(2);
+      // One raw batch per site and minute.
+      expect(await rollUpAnalytics(server.ctx)).toBe(7);
       // Nothing is waiting any more; running again changes nothing.
       expect(await rollUpAnalytics(server.ctx)).toBe(0);
 
@@ -140,14 +141,38 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
     }
   });
 
-  it("recomputes an hour that gets more rows after its roll-up", async () => {
+  it("adds what arrives after an hour's roll-up to it, counting a returning visitor once", async () => {
     const site = await newSite();
     await insertAnalyticsEvents(server.ctx.db, [row(site, "2026-05-01T10:05:00Z")]);
     await rollUpAnalytics(server.ctx);
-    await insertAnalyticsEvents(server.ctx.db, [row(site, "2026-05-01T10:59:00Z", { visitor: "v2", requests: 2 })]);
-    await rollUpAnalytics(server.ctx);
+    await insertAnalyticsEvents(server.ctx.db, [row(site, "2026-05-01T10:59:00Z", { visitor: "v2", requests: 2 }), row(site, "2026-05-01T10:59:00Z", { path: "/b", visitor: "v1" })]);
+    expect(await rollUpAnalytics(server.ctx)).toBe(1);
     const totals = await totalsFor(server.ctx.db, site, "day", new Date("2026-05-01T00:00:00Z"), new Date("2026-05-02T00:00:00Z"));
-    expect(totals).toMatchObject({ views: 3, visitors: 2 });
+    expect(totals).toMatchObject({ views: 4, visitors: 2 });
+    expect(await totalsFor(server.ctx.db, site, "hour", new Date("2026-05-01T00:00:00Z"), new Date("2026-05-02T00:00:00Z"))).toMatchObject({ views: 4, visitors: 2 });
+    const top = await topFor(server.ctx.db, site, "hour", new Date("2026-05-01T10:00:00Z"), new Date("2026-05-01T11:00:00Z"), 10);
+    expect(top.page).toEqual([
+      { key: "/", count: 3 },
+      { key: "/b", count: 1 },
+    ]);
+  });
+
+  it("counts every batch exactly once when several workers roll up at the same time", async () => {
+    const site = await newSite();
+    const minutes = 120;
+    for (let m = 0; m < minutes; m += 20) {
+      await insertAnalyticsEvents(
+        server.ctx.db,
+        Array.from({ length: 20 }, (_, i) => row(site, new Date(Date.parse("2026-06-01T10:00:00Z") + (m + i) * 60_000).toISOString(), { visitor: `v${(m + i) % 7}`, requests: 3 })),
+      );
+    }
+    const counted = await Promise.all([rollUpAnalytics(server.ctx), rollUpAnalytics(server.ctx), rollUpAnalytics(server.ctx)]);
+    // PGlite runs one transaction at a time; PostgreSQL's workers skip each other's batches.
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(minutes);
+    const totals = await totalsFor(server.ctx.db, site, "day", new Date("2026-06-01T00:00:00Z"), new Date("2026-06-02T00:00:00Z"));
+    expect(totals).toMatchObject({ views: 3 * minutes, visitors: 7 });
+    const waiting = rowsOf<{ n: number }>(await server.ctx.db.execute(sql`select count(*)::integer as n from analytics_batches where site_id = ${site} and not rolled_up`));
+    expect(waiting[0]!.n).toBe(0);
   });
 
   it("drops raw rows after 7 days and roll-ups after 13 months", async () => {

@@ -1,17 +1,20 @@
 // Receives one uploaded file into the blob store before anything is recorded: a single file
 // becomes one blob, a zip (when it is to be unpacked) becomes one blob per entry. Nothing points
-// at the blobs yet; discard() deletes the ones this upload created if the caller gives up.
+// at the blobs yet; discard() deletes the ones this upload created if the caller gives up, unless
+// another upload of the same bytes has recorded them meanwhile (deleteUnreferencedBytes).
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { contentTypeFor, isAllowedUpload, isZipUpload, validateSitePath } from "../../common/uploads";
 import type { Plan } from "../../common/plans";
+import type { AppContext } from "../context";
 import type { BlobStore } from "../storage/blobStore";
 import { fileTooLarge, invalidName, quotaExceeded, unsupportedType, UploadError } from "../uploads/errors";
 import { extractZip } from "../uploads/extractZip";
 import { zipLimitsFor } from "../uploads/limits";
 import { receiveToBlob, receiveToTempFile } from "../uploads/receiveFile";
 import type { NewFile } from "../db/repositories/siteFiles";
+import { deleteUnreferencedBytes } from "./releaseBlobs";
 
 export interface IncomingFile {
   filename: string;
@@ -25,11 +28,13 @@ export interface StagedUpload {
   folders: string[];
   /** Bytes of the new blobs: the most this upload can add to the account's storage. */
   newBytes: number;
+  /** The blobs of `files` the store no longer holds: the commit asks, under the blobs' locks. */
+  missingBlobs(): Promise<string[]>;
   discard(): Promise<void>;
 }
 
 export async function stageUpload(
-  store: BlobStore,
+  ctx: Pick<AppContext, "db" | "blobs">,
   incoming: IncomingFile,
   options: { extractZip: boolean; plan: Plan; usedBytes: number; tmpDir?: string },
 ): Promise<StagedUpload> {
@@ -44,17 +49,20 @@ export async function stageUpload(
     throw unsupportedType();
   }
   const quotaLeft = Math.max(0, options.plan.storageBytes - options.usedBytes);
+  const store = ctx.blobs;
+  const discard = (shas: string[]) => deleteUnreferencedBytes(ctx, shas);
 
   if (options.extractZip && isZipUpload(name.path, mimetype)) {
     const temp = await receiveToTempFile(stream, options.tmpDir ?? os.tmpdir(), options.plan.maxFileBytes);
     try {
-      const archive = await extractZip(temp.path, store, zipLimitsFor(options.plan, options.usedBytes));
+      const archive = await extractZip(temp.path, store, zipLimitsFor(options.plan, options.usedBytes), discard);
       const created = archive.files.filter((f) => f.created);
       return {
         files: archive.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: contentTypeFor(f.path) })),
         folders: archive.folders,
         newBytes: created.reduce((sum, f) => sum + f.size, 0),
-        discard: () => deleteAll(store, created.map((f) => f.sha256)),
+        missingBlobs: () => missingBlobs(store, archive.files.map((f) => f.sha256)),
+        discard: () => discard(created.map((f) => f.sha256)),
       };
     } finally {
       await temp.remove();
@@ -68,7 +76,8 @@ export async function stageUpload(
       files: [{ path: name.path, sha256: blob.sha256, size: blob.size, contentType: contentTypeFor(name.path) }],
       folders: [],
       newBytes: blob.created ? blob.size : 0,
-      discard: () => deleteAll(store, blob.created ? [blob.sha256] : []),
+      missingBlobs: () => missingBlobs(store, [blob.sha256]),
+      discard: () => discard(blob.created ? [blob.sha256] : []),
     };
   } catch (error) {
     // When the account's remaining storage was the tighter bound, say so instead of "file too large".
@@ -78,6 +87,15 @@ export async function stageUpload(
   }
 }
 
-async function deleteAll(store: BlobStore, shas: string[]): Promise<void> {
-  await Promise.all(shas.map((sha) => store.delete(sha)));
+/** Asks the store about a few blobs at a time: a zip of 10,000 files is 10,000 requests on S3. */
+async function missingBlobs(store: BlobStore, shas: string[]): Promise<string[]> {
+  const queue = [...new Set(shas)];
+  const missing: string[] = [];
+  const worker = async () => {
+    for (let sha = queue.pop(); sha !== undefined; sha = queue.pop()) {
+      if (!(await store.stat(sha))) missing.push(sha);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return missing;
 }

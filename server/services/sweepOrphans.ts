@@ -8,9 +8,8 @@
 // own modification time, which a put of bytes already stored renews (BlobStore.put). The grace
 // period must therefore be longer than the slowest upload.
 import type { AppContext } from "../context";
-import { blobsNothingRefersTo, deleteBlobRows } from "../db/repositories/blobs";
+import { blobsNothingRefersTo, deleteBlobRows, lockBlobs } from "../db/repositories/blobs";
 import { failDeploymentsStartedBefore } from "../db/repositories/deployments";
-import { lockAvatarBlob } from "../db/repositories/profiles";
 import { deleteStrandedVariants } from "../db/repositories/variants";
 import { removeStaleTempFiles } from "../storage/fs";
 
@@ -68,9 +67,9 @@ async function sweepBlobs(ctx: SweepContext, candidates: string[], cutoff: Date)
   let removed = 0;
   for (const sha of await blobsNothingRefersTo(ctx.db, candidates)) {
     const gone = await ctx.db.transaction(async (tx) => {
-      // The lock the picture path takes around recording a blob: a picture being set with these
-      // bytes waits, then finds them gone and stores them again.
-      await lockAvatarBlob(tx, sha);
+      // The lock every commit of rows referring to a blob takes (releaseBlobs.ts): one waiting
+      // for it then finds the bytes gone, and stores them again (a picture) or refuses (an upload).
+      await lockBlobs(tx, [sha]);
       if ((await blobsNothingRefersTo(tx, [sha])).length === 0) return false;
       // Bytes first: a put since the cutoff keeps them, and then the row stays for its commit.
       if (!(await ctx.blobs.deleteIfOlderThan(sha, cutoff))) return false;

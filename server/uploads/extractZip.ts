@@ -24,7 +24,17 @@ export interface ExtractedArchive {
   folders: string[];
 }
 
-export async function extractZip(zipFile: string, store: BlobStore, limits: ZipExtractLimits): Promise<ExtractedArchive> {
+/**
+ * `discard` deletes the blobs this call created when it fails. Another upload of the same bytes
+ * may have recorded them meanwhile, so the server passes one that checks (stageUpload.ts); the
+ * default deletes them outright, for callers nothing else shares the store with.
+ */
+export async function extractZip(
+  zipFile: string,
+  store: BlobStore,
+  limits: ZipExtractLimits,
+  discard: (created: string[]) => Promise<unknown> = (created) => Promise.all(created.map((sha256) => store.delete(sha256))),
+): Promise<ExtractedArchive> {
   const zip = await openZip(zipFile);
   // Resolves once the file descriptor is really closed: close() only drops our reference, and
   // the descriptor goes when the last entry stream lets go of it too.
@@ -38,7 +48,7 @@ export async function extractZip(zipFile: string, store: BlobStore, limits: ZipE
     return arrange(result.files, result.folders);
   } catch (error) {
     // Best effort: a blob that cannot be deleted now is unreferenced, and the sweeper takes it.
-    await Promise.allSettled(created.map((sha256) => store.delete(sha256)));
+    await discard(created).catch(() => undefined);
     throw toUploadError(error);
   } finally {
     zip.close();

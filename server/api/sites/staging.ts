@@ -16,7 +16,7 @@ export async function stageForUser(
   const plan = PLANS[await getPlanIdForUser(ctx.db, userId)];
   const usedBytes = await storageUsedByUser(ctx.db, userId);
   const staged = await stageUpload(
-    ctx.blobs,
+    ctx,
     { filename: file.filename, mimetype: file.mimetype, stream: file.file },
     { extractZip: options.extractZip, plan, usedBytes, tmpDir: path.join(ctx.env.dataDir, "tmp") },
   );

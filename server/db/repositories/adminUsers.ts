@@ -19,9 +19,8 @@ export interface AdminUserRow {
 
 /**
  * One row per user. Storage is the quota's own measure (usage.ts, storageUsedByUser): the distinct
- * blobs of the user's working trees and kept deployments, deleted-but-not-purged sites included.
- * It is repeated here as a correlated subquery so that a page of 50 users is one query;
- * adminUsers.test.ts checks that the two agree. The site count is every site row the user still
+ * blobs of the user's working trees and kept deployments, deleted-but-not-purged sites included,
+ * as the triggers keep it in users.storage_used. The site count is every site row the user still
  * has, including sites marked for deletion until the worker purges them, as the user's own
  * dashboard lists them and as storage counts them.
  */
@@ -29,15 +28,7 @@ const userColumns = sql`
   u.id, u.email, coalesce(nullif(btrim(p.full_name), ''), u.name) as name, u.email_verified,
   coalesce(p.plan, 'free') as plan, coalesce(p.is_admin, false) as is_admin, p.banned_at, u.created_at,
   (select count(*)::int from sites s where s.user_id = u.id) as site_count,
-  (select coalesce(sum(r.size), 0)::bigint from (
-     select sf.sha256, sf.file_size as size
-       from site_files sf join sites s on s.id = sf.site_id
-       where s.user_id = u.id and sf.sha256 is not null
-     union
-     select df.sha256, df.size
-       from deployment_files df join deployments d on d.id = df.deployment_id join sites s on s.id = d.site_id
-       where s.user_id = u.id
-   ) as r) as storage_bytes`;
+  u.storage_used as storage_bytes`;
 
 type RawRow = {
   id: string;

@@ -1,4 +1,4 @@
-// Analytics SQL: the edge's batched raw rows, the roll-ups the worker makes of them, and the
+// Analytics SQL: the edge's raw batches, the roll-ups the worker makes of them, and the
 // figures the dashboard reads. Every bucket is a UTC hour or day (date_trunc(…, 'UTC'), so the
 // session's time zone never matters). See the schema for what each table holds.
 import { sql } from "drizzle-orm";
@@ -13,11 +13,8 @@ export type HostKind = "subdomain" | "deployment" | "custom";
 export const TOP_DIMENSIONS = ["page", "referrer", "status", "not_found", "country"] as const;
 export type TopDimension = (typeof TOP_DIMENSIONS)[number];
 
-/** One grouped raw row, as the edge's collector writes it. */
-export interface AnalyticsEventRow {
-  site_id: string;
-  /** The minute, ISO. */
-  at: string;
+/** One grouped raw entry: requests alike in every field below, served in one minute. */
+export interface AnalyticsEntry {
   host_kind: HostKind;
   path: string;
   status: number;
@@ -30,96 +27,127 @@ export interface AnalyticsEventRow {
   bytes: number;
 }
 
-/**
- * Writes a batch and marks its hours for the roll-up, in one statement. Rows of sites that no
- * longer exist (purged since the request) are dropped rather than failing the batch.
- */
-export async function insertAnalyticsEvents(db: Executor, rows: readonly AnalyticsEventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.execute(sql`
-    with incoming as (
-      select r.* from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
-        site_id uuid, at timestamptz, host_kind text, path text, status integer, page_view boolean,
-        bot boolean, referrer_host text, country text, visitor text, requests integer, bytes bigint)
-      where exists (select 1 from sites s where s.id = r.site_id)
-    ), inserted as (
-      insert into analytics_events (site_id, at, host_kind, path, status, page_view, bot, referrer_host, country, visitor, requests, bytes)
-      select site_id, at, host_kind, path, status, page_view, bot, referrer_host, country, visitor, requests, bytes from incoming
-      returning site_id, at
-    )
-    insert into analytics_dirty (site_id, hour)
-    select distinct site_id, date_trunc('hour', at, 'UTC') from inserted
-    on conflict do nothing`);
+/** A site's entries of one write: one analytics_batches row. */
+export interface AnalyticsBatch {
+  site_id: string;
+  /** The minute, ISO. */
+  at: string;
+  events: AnalyticsEntry[];
 }
 
-export interface DirtyHour {
+/** An entry with its site and minute, as the `analytics_events` view shows it. */
+export interface AnalyticsEventRow extends AnalyticsEntry {
+  site_id: string;
+  /** The minute, ISO. */
+  at: string;
+}
+
+/**
+ * Writes the batches in one statement. Batches of sites that no longer exist (purged since the
+ * request) are dropped rather than failing the rest.
+ */
+export async function insertAnalyticsBatches(db: Executor, batches: readonly AnalyticsBatch[]): Promise<void> {
+  if (batches.length === 0) return;
+  await db.execute(sql`
+    insert into analytics_batches (site_id, at, events)
+    select r.site_id, r.at, r.events from jsonb_to_recordset(${JSON.stringify(batches)}::jsonb) as r(site_id uuid, at timestamptz, events jsonb)
+    where exists (select 1 from sites s where s.id = r.site_id)`);
+}
+
+/** Rows as the view shows them, written as one batch per site and minute (tests, seeding). */
+export async function insertAnalyticsEvents(db: Executor, rows: readonly AnalyticsEventRow[]): Promise<void> {
+  const batches = new Map<string, AnalyticsBatch>();
+  for (const { site_id, at, ...entry } of rows) {
+    const key = `${site_id} ${at}`;
+    let batch = batches.get(key);
+    if (batch === undefined) batches.set(key, (batch = { site_id, at, events: [] }));
+    batch.events.push(entry);
+  }
+  await insertAnalyticsBatches(db, [...batches.values()]);
+}
+
+/** A site's hour that a roll-up added to. */
+export interface RolledHour {
   site_id: string;
   /** The site's owner, for the dashboard's live notice. */
   user_id: string;
   hour: Date;
 }
 
-/**
- * Takes up to `limit` hours waiting for a roll-up, oldest first. Call inside the transaction that
- * rolls them up: if it fails, they are waiting again; rows another worker holds are skipped.
- */
-export async function claimDirtyHours(tx: Executor, limit: number): Promise<DirtyHour[]> {
-  const result = await tx.execute(sql`
-    delete from analytics_dirty d using sites s
-    where s.id = d.site_id and (d.site_id, d.hour) in (
-      select site_id, hour from analytics_dirty order by hour limit ${limit} for update skip locked
-    ) returning d.site_id, s.user_id, d.hour`);
-  return rowsOf<{ site_id: string; user_id: string; hour: string | Date }>(result).map((r) => ({ site_id: r.site_id, user_id: r.user_id, hour: new Date(r.hour) }));
-}
-
-const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-/** The top entries of each dimension among raw rows `ev` (a CTE), ranked by count. */
-const RANKED_FROM_EV = sql`
-  select dimension, key, count from (
-    select dimension, key, count, row_number() over (partition by dimension order by count desc, key) as rank from (
-      select 'page' as dimension, path as key, sum(requests)::integer as count from ev where page_view and not bot group by path
-      union all
-      select 'referrer', referrer_host, sum(requests)::integer from ev where page_view and not bot and referrer_host is not null group by referrer_host
-      union all
-      select 'status', status::text, sum(requests)::integer from ev group by status
-      union all
-      select 'not_found', path, sum(requests)::integer from ev where status = 404 and not bot group by path
-      union all
-      select 'country', country, sum(requests)::integer from ev where page_view and not bot and country is not null group by country
-    ) as grouped
-  ) as ranked
-  where rank <= ${TOP_KEEP}`;
-
 /**
- * Recomputes one site's hour from its raw rows: totals, distinct visitors and the top entries of
- * each dimension. Idempotent, so a roll-up that runs twice changes nothing.
+ * Claims up to `limit` raw batches no roll-up has counted (skipping those another worker holds)
+ * and adds them to their sites' hours: totals, distinct visitors (analytics_visitors) and the top
+ * entries of each dimension among what was read. Call inside a transaction: if it fails, the
+ * batches are waiting again; once it commits they are never counted again.
  */
-export async function rollUpHour(tx: Executor, siteId: string, hour: Date): Promise<void> {
-  const start = hour.toISOString();
-  const end = new Date(hour.getTime() + HOUR_MS).toISOString();
-  await tx.execute(sql`
-    insert into analytics_hourly (site_id, hour, views, visitors, requests, bot_requests, bandwidth)
-    select ${siteId}::uuid, ${start}::timestamptz,
-      coalesce(sum(requests) filter (where page_view and not bot), 0),
-      count(distinct visitor),
-      coalesce(sum(requests), 0),
-      coalesce(sum(requests) filter (where bot), 0),
-      coalesce(sum(bytes), 0)
-    from analytics_events where site_id = ${siteId} and at >= ${start} and at < ${end}
-    on conflict (site_id, hour) do update set views = excluded.views, visitors = excluded.visitors,
-      requests = excluded.requests, bot_requests = excluded.bot_requests, bandwidth = excluded.bandwidth`);
-  await tx.execute(sql`delete from analytics_hourly_top where site_id = ${siteId} and hour = ${start}`);
-  await tx.execute(sql`
-    with ev as (select * from analytics_events where site_id = ${siteId} and at >= ${start} and at < ${end})
-    insert into analytics_hourly_top (site_id, hour, dimension, key, count)
-    select ${siteId}::uuid, ${start}::timestamptz, dimension, key, count from (${RANKED_FROM_EV}) as top`);
+export async function rollUpBatches(tx: Executor, limit: number): Promise<{ hours: RolledHour[]; claimed: number }> {
+  const result = await tx.execute(sql`
+    with claimed as (
+      update analytics_batches set rolled_up = true
+      where id in (select id from analytics_batches where not rolled_up order by id limit ${limit} for update skip locked)
+      returning site_id, at, events
+    ), claims as (
+      select count(*)::integer as n from claimed
+    ), ev as (
+      select c.site_id, date_trunc('hour', c.at, 'UTC') as hour, e.*
+      from claimed c cross join lateral jsonb_to_recordset(c.events) as e(
+        host_kind text, path text, status integer, page_view boolean, bot boolean,
+        referrer_host text, country text, visitor text, requests integer, bytes bigint)
+    ), totals as (
+      insert into analytics_hourly (site_id, hour, views, visitors, requests, bot_requests, bandwidth)
+      select site_id, hour, coalesce(sum(requests) filter (where page_view and not bot), 0), 0,
+        sum(requests), coalesce(sum(requests) filter (where bot), 0), sum(bytes)
+      from ev group by site_id, hour
+      on conflict (site_id, hour) do update set views = analytics_hourly.views + excluded.views,
+        requests = analytics_hourly.requests + excluded.requests,
+        bot_requests = analytics_hourly.bot_requests + excluded.bot_requests,
+        bandwidth = analytics_hourly.bandwidth + excluded.bandwidth
+      returning site_id, hour
+    ), seen as (
+      insert into analytics_visitors (site_id, hour, visitor)
+      select distinct site_id, hour, visitor from ev where visitor is not null
+      on conflict do nothing
+    ), top as (
+      insert into analytics_hourly_top (site_id, hour, dimension, key, count)
+      select site_id, hour, dimension, key, count from (
+        select site_id, hour, dimension, key, count,
+          row_number() over (partition by site_id, hour, dimension order by count desc, key) as rank from (
+          select site_id, hour, 'page' as dimension, path as key, sum(requests)::integer as count from ev where page_view and not bot group by site_id, hour, path
+          union all
+          select site_id, hour, 'referrer', referrer_host, sum(requests)::integer from ev where page_view and not bot and referrer_host is not null group by site_id, hour, referrer_host
+          union all
+          select site_id, hour, 'status', status::text, sum(requests)::integer from ev group by site_id, hour, status
+          union all
+          select site_id, hour, 'not_found', path, sum(requests)::integer from ev where status = 404 and not bot group by site_id, hour, path
+          union all
+          select site_id, hour, 'country', country, sum(requests)::integer from ev where page_view and not bot and country is not null group by site_id, hour, country
+        ) as grouped
+      ) as ranked
+      where rank <= ${TOP_KEEP}
+      on conflict (site_id, hour, dimension, key) do update set count = analytics_hourly_top.count + excluded.count
+    )
+    select t.site_id, s.user_id, t.hour, (select n from claims) as claimed from totals t join sites s on s.id = t.site_id
+    union all
+    select null, null, null, (select n from claims) where not exists (select 1 from totals)`);
+  const rows = rowsOf<{ site_id: string | null; user_id: string | null; hour: string | Date | null; claimed: number }>(result);
+  const claimed = Number(rows[0]?.claimed ?? 0);
+  const hours = rows.filter((r) => r.site_id !== null).map((r) => ({ site_id: r.site_id!, user_id: r.user_id!, hour: new Date(r.hour!) }));
+  if (hours.length > 0) {
+    // The visitors the statement above added are visible only now.
+    await tx.execute(sql`
+      update analytics_hourly h set visitors = (
+        select count(*) from analytics_visitors v where v.site_id = h.site_id and v.hour = h.hour)
+      from jsonb_to_recordset(${JSON.stringify(hours)}::jsonb) as t(site_id uuid, hour timestamptz)
+      where h.site_id = t.site_id and h.hour = t.hour`);
+  }
+  return { hours, claimed };
 }
 
 /**
- * Recomputes one site's UTC day: sums from its hours, distinct visitors from the raw rows (a
- * visitor's hash is the same all day), and the top entries from the hours' top entries.
+ * Recomputes one site's UTC day from its hours: sums, distinct visitors (a visitor's hash is the
+ * same all day) and the top entries of the hours' top entries.
  */
 export async function rollUpDay(tx: Executor, siteId: string, day: Date): Promise<void> {
   const start = day.toISOString();
@@ -128,7 +156,7 @@ export async function rollUpDay(tx: Executor, siteId: string, day: Date): Promis
     insert into analytics_daily (site_id, day, views, visitors, requests, bot_requests, bandwidth)
     select ${siteId}::uuid, ${start}::timestamptz,
       coalesce((select sum(views) from analytics_hourly h where h.site_id = ${siteId} and h.hour >= ${start} and h.hour < ${end}), 0),
-      (select count(distinct visitor) from analytics_events e where e.site_id = ${siteId} and e.at >= ${start} and e.at < ${end}),
+      (select count(distinct visitor) from analytics_visitors v where v.site_id = ${siteId} and v.hour >= ${start} and v.hour < ${end}),
       coalesce((select sum(requests) from analytics_hourly h where h.site_id = ${siteId} and h.hour >= ${start} and h.hour < ${end}), 0),
       coalesce((select sum(bot_requests) from analytics_hourly h where h.site_id = ${siteId} and h.hour >= ${start} and h.hour < ${end}), 0),
       coalesce((select sum(bandwidth) from analytics_hourly h where h.site_id = ${siteId} and h.hour >= ${start} and h.hour < ${end}), 0)
@@ -153,7 +181,8 @@ export async function pruneAnalytics(db: Executor, now: Date): Promise<void> {
   rollupBefore.setUTCMonth(rollupBefore.getUTCMonth() - ROLLUP_RETENTION_MONTHS);
   const before = rollupBefore.toISOString();
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS).toISOString();
-  await db.execute(sql`delete from analytics_events where at < ${rawBefore}`);
+  await db.execute(sql`delete from analytics_batches where at < ${rawBefore}`);
+  await db.execute(sql`delete from analytics_visitors where hour < ${rawBefore}`);
   await db.execute(sql`delete from analytics_hourly where hour < ${before}`);
   await db.execute(sql`delete from analytics_hourly_top where hour < ${before}`);
   await db.execute(sql`delete from analytics_daily where day < ${before}`);
@@ -190,9 +219,9 @@ const topTable = (unit: Unit) => (unit === "hour" ? sql`analytics_hourly_top` : 
 const column = (unit: Unit) => (unit === "hour" ? sql`hour` : sql`day`);
 
 /**
- * Sums over [start, end). Visitors: hourly buckets count distinct hashes in the raw rows of the
- * window (a visitor seen in several hours counts once per UTC day); daily buckets add up each
- * day's distinct visitors, since hashes change with the day.
+ * Sums over [start, end). Visitors: hourly buckets count the distinct hashes of the window's
+ * hours (analytics_visitors: a visitor seen in several hours counts once per UTC day); daily
+ * buckets add up each day's distinct visitors, since hashes change with the day.
  */
 export async function totalsFor(db: Executor, siteId: string, unit: Unit, start: Date, end: Date): Promise<Totals> {
   const result = await db.execute(sql`
@@ -204,8 +233,8 @@ export async function totalsFor(db: Executor, siteId: string, unit: Unit, start:
   if (unit === "hour") {
     const distinct = await db.execute(sql`
       select count(*)::bigint as visitors from (
-        select distinct date_trunc('day', at, 'UTC'), visitor from analytics_events
-        where site_id = ${siteId} and at >= ${start.toISOString()} and at < ${end.toISOString()} and visitor is not null
+        select distinct date_trunc('day', hour, 'UTC'), visitor from analytics_visitors
+        where site_id = ${siteId} and hour >= ${start.toISOString()} and hour < ${end.toISOString()}
       ) as seen`);
     totals.visitors = Number(rowsOf<{ visitors: string | number }>(distinct)[0]!.visitors);
   }
@@ -249,7 +278,7 @@ export async function topFor(db: Executor, siteId: string, unit: Unit, start: Da
 export async function siteHasAnalytics(db: Executor, siteId: string): Promise<boolean> {
   const result = await db.execute(sql`
     select exists (select 1 from analytics_daily where site_id = ${siteId})
-        or exists (select 1 from analytics_events where site_id = ${siteId}) as seen`);
+        or exists (select 1 from analytics_batches where site_id = ${siteId}) as seen`);
   return Boolean(rowsOf<{ seen: boolean }>(result)[0]?.seen);
 }
 

@@ -2,6 +2,26 @@ import { inArray, sql } from "drizzle-orm";
 import { rowsOf, type Executor } from "../client";
 import { blobs } from "../schema";
 
+/** pg_advisory_xact_lock(int, int) keys: never the same locks as the one-key form used elsewhere. */
+const BLOB_LOCK_SPACE = 0x626c6f62; // "blob"
+
+/**
+ * Serialises, for the rest of the transaction, everything that decides a blob's bytes are needed
+ * or not: a commit recording rows that refer to blobs (after checking their bytes are still
+ * stored), and the deletion of bytes nothing refers to (after checking no row does). Blobs are
+ * locked in 256 buckets by their first byte, always in ascending order and in one statement, so
+ * two callers cannot deadlock on each other's buckets, and a 10,000-file commit holds at most 256
+ * locks (PostgreSQL's shared lock table has room for about 64 per connection). Take them once per
+ * transaction, before writing the rows that refer to the blobs: holders go on to lock such rows
+ * (and the usage counts they update), so nobody may wait here while holding one.
+ */
+export async function lockBlobs(tx: Executor, shas: Iterable<string>): Promise<void> {
+  const buckets = [...new Set([...shas].map((sha) => Number.parseInt(sha.slice(0, 2), 16)))].sort((a, b) => a - b);
+  if (buckets.length === 0) return;
+  // unnest yields the array in order, so the locks are taken in ascending order.
+  await tx.execute(sql`select count(pg_advisory_xact_lock(${BLOB_LOCK_SPACE}, b)) from unnest(${`{${buckets.join(",")}}`}::int[]) as b`);
+}
+
 export async function registerBlobs(tx: Executor, entries: { sha256: string; size: number }[]): Promise<void> {
   const unique = [...new Map(entries.map((e) => [e.sha256, e])).values()];
   for (let i = 0; i < unique.length; i += 1000) {

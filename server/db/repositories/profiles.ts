@@ -67,20 +67,6 @@ export async function setAvatar(tx: Executor, userId: string, avatar: AvatarReco
     .where(eq(profiles.id, userId));
 }
 
-/** Whether any profile still shows this blob as its picture. */
-export async function isAvatarBlob(db: Executor, sha256: string): Promise<boolean> {
-  const [row] = await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.avatar_sha256, sha256)).limit(1);
-  return row !== undefined;
-}
-
-/**
- * Serialises recording and releasing one picture blob for the rest of the transaction: a picture
- * being removed and the same bytes being set as someone's picture never interleave.
- */
-export async function lockAvatarBlob(tx: Executor, sha256: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${"avatar-blob:" + sha256}))`);
-}
-
 export async function getNotificationPreferences(db: Executor, userId: string): Promise<NotificationPreferences | undefined> {
   const [row] = await db
     .select({

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DRIVERS, type TestDatabase } from "../../test/support";
-import { consumeRateLimit } from "./rateLimits";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../client";
+import { consumeRateLimit, pruneRateLimits, RATE_LIMIT_KEEP_MS } from "./rateLimits";
 
 describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {
   let database: TestDatabase;
@@ -23,5 +25,16 @@ describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {
     const rule = { window: 60, max: 5 };
     const results = await Promise.all(Array.from({ length: 12 }, () => consumeRateLimit(database.db, "berth:burst", rule)));
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it("prunes counters older than a day, whoever wrote them, and keeps the rest", async () => {
+    const now = 5_000_000_000;
+    const rule = { window: 60 * 60, max: 5 };
+    await consumeRateLimit(database.db, "berth:old", rule, now - RATE_LIMIT_KEEP_MS - 1);
+    await consumeRateLimit(database.db, "berth:recent", rule, now - RATE_LIMIT_KEEP_MS + 1000);
+    await database.db.execute(sql`insert into rate_limits (id, key, count, last_request) values ('ba', '127.0.0.1/sign-in/email', 3, ${now - 2 * RATE_LIMIT_KEEP_MS})`);
+    expect(await pruneRateLimits(database.db, now)).toBeGreaterThanOrEqual(2);
+    const keys = rowsOf<{ key: string }>(await database.db.execute(sql`select key from rate_limits where key in ('berth:old', 'berth:recent', '127.0.0.1/sign-in/email')`));
+    expect(keys.map((k) => k.key)).toEqual(["berth:recent"]);
   });
 });

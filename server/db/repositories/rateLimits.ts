@@ -37,3 +37,14 @@ export async function rateLimitExhausted(db: Db, key: string, rule: { window: nu
   const row = rowsOf<{ count: number }>(result)[0];
   return row !== undefined && Number(row.count) >= rule.max;
 }
+
+/**
+ * Counters older than any window (the longest is an hour): without this, every address that ever
+ * tried a password or signed in would keep a row for ever. Better-auth's counters share the table.
+ */
+export const RATE_LIMIT_KEEP_MS = 24 * 60 * 60 * 1000;
+
+export async function pruneRateLimits(db: Db, now = Date.now()): Promise<number> {
+  const result = await db.execute(sql`delete from rate_limits where last_request < ${now - RATE_LIMIT_KEEP_MS} returning key`);
+  return rowsOf(result).length;
+}

@@ -162,6 +162,9 @@ export async function lockSitesDueForPurge(tx: Executor, before: Date, limit: nu
     .select()
     .from(sites)
     .where(and(eq(sites.is_deleted, true), sql`${sites.deleted_at} <= ${before.toISOString()}`))
+    // Purging takes each owner's users row (the storage figure's triggers): in one order for
+    // every worker, so two purges never wait on each other in a circle.
+    .orderBy(sites.user_id, sites.id)
     .limit(limit)
     .for("update", { skipLocked: true });
 }

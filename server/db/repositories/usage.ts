@@ -1,22 +1,17 @@
-import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import { eq, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { users } from "../schema";
 
 /**
  * Bytes a user stores: every distinct blob referenced by their sites' current files or by their
- * kept deployments. A blob shared by ten versions counts once, which is what it costs.
+ * kept deployments. A blob shared by ten versions counts once, which is what it costs. The figure
+ * is stored (users.storage_used, from user_blobs) and kept by triggers in the transaction that
+ * changes the rows (migrations/0008_user_blobs.sql), so reading it is one primary-key lookup, and
+ * inside a transaction it already includes that transaction's own changes.
  */
 export async function storageUsedByUser(db: Executor, userId: string): Promise<number> {
-  const result = await db.execute(sql`
-    select coalesce(sum(size), 0)::bigint as used from (
-      select sf.sha256, sf.file_size as size
-        from site_files sf join sites s on s.id = sf.site_id
-        where s.user_id = ${userId} and sf.sha256 is not null
-      union
-      select df.sha256, df.size
-        from deployment_files df join deployments d on d.id = df.deployment_id join sites s on s.id = d.site_id
-        where s.user_id = ${userId}
-    ) as referenced`);
-  return Number(rowsOf<{ used: string | number }>(result)[0]?.used ?? 0);
+  const [row] = await db.select({ used: users.storageUsed }).from(users).where(eq(users.id, userId));
+  return Number(row?.used ?? 0);
 }
 
 /** Serialises quota checks of one user for the rest of the transaction. */

@@ -6,7 +6,7 @@ import { rowsOf } from "../../db/client";
 import { getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";
-import { AnalyticsCollector, FLUSH_AT_ENTRIES } from "./collector";
+import { AnalyticsCollector } from "./collector";
 import { parseGeoIpCsv } from "./geoip";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -28,8 +28,8 @@ describe("the analytics collector", () => {
     new AnalyticsCollector({ db: server.ctx.db, log: server.ctx.log, sitesDomain: "localhost", trustProxy: false, now: () => clock, ...(geo ? { geoIp: parseGeoIpCsv(geo) } : {}) });
 
   async function rows() {
-    const result = await server.ctx.db.execute(sql`select * from analytics_events where site_id = ${site.siteId} order by requests desc, bot, path, id`);
-    await server.ctx.db.execute(sql`delete from analytics_events where site_id = ${site.siteId}`);
+    const result = await server.ctx.db.execute(sql`select * from analytics_events where site_id = ${site.siteId} order by requests desc, bot, path, visitor`);
+    await server.ctx.db.execute(sql`delete from analytics_batches where site_id = ${site.siteId}`);
     return rowsOf<{ at: string | Date; host_kind: string; path: string; status: number; page_view: boolean; bot: boolean; visitor: string | null; country: string | null; requests: number; bytes: string | number }>(result);
   }
 
@@ -52,24 +52,53 @@ describe("the analytics collector", () => {
     expect(new Date(written[0]!.at).toISOString()).toBe("2026-04-01T10:00:00.000Z");
   });
 
-  it("counts identical requests together, and writes as soon as 1,000 distinct ones wait", async () => {
+  it("counts identical requests together, and writes everything that waited once a second, in one row per site", async () => {
     const c = collector();
+    const paths = 2500;
     for (let i = 0; i < 5000; i++) c.record(site, "abcde.localhost", "/same", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
-    for (let i = 0; i < FLUSH_AT_ENTRIES - 1; i++) c.record(site, "abcde.localhost", `/p${i}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
-    // The flush starts on the next turn of the event loop, far sooner than the 1 s timer.
+    for (let i = 0; i < paths; i++) c.record(site, "abcde.localhost", `/p${i}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    const batches = async () => rowsOf<{ n: number }>(await server.ctx.db.execute(sql`select jsonb_array_length(events) as n from analytics_batches where site_id = ${site.siteId}`));
+    expect(await batches()).toEqual([]);
     const started = Date.now();
-    let written: Awaited<ReturnType<typeof rows>> = [];
-    while (written.length === 0 && Date.now() - started < 900) {
+    let written: Array<{ n: number }> = [];
+    while (written.length === 0 && Date.now() - started < 1500) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const result = await server.ctx.db.execute(sql`select * from analytics_events where site_id = ${site.siteId}`);
-      written = rowsOf(result);
+      written = await batches();
     }
-    expect(written.length).toBeGreaterThan(0);
+    // The timer's write: all of it, one row.
+    expect(written.map((b) => Number(b.n))).toEqual([paths + 1]);
     await c.close();
     const all = await rows();
-    expect(all).toHaveLength(FLUSH_AT_ENTRIES);
+    expect(all).toHaveLength(paths + 1);
     expect(all.find((r) => r.path === "/same")?.requests).toBe(5000);
-    expect(all.reduce((sum, r) => sum + r.requests, 0)).toBe(5000 + FLUSH_AT_ENTRIES - 1);
+    expect(all.reduce((sum, r) => sum + r.requests, 0)).toBe(5000 + paths);
+  });
+
+  it("keeps a target's answers apart by status and type, whatever order clients interleave in", async () => {
+    const c = collector();
+    const other = { siteId: (await createSiteWith((await signedInClient(server)).client, htmlFile())).id, versionHost: false };
+    for (let i = 0; i < 4; i++) {
+      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 10);
+      c.record(other, "fghij.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 7);
+      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 404, HTML, 1);
+      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER, referer: "https://news.example/" }, "203.0.113.1", 200, HTML, 10);
+      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, "text/plain", 3);
+    }
+    await c.close();
+    // One raw row per site and write, holding its entries.
+    const batches = rowsOf<{ site_id: string; n: number }>(
+      await server.ctx.db.execute(sql`select site_id, jsonb_array_length(events) as n from analytics_batches where site_id in (${site.siteId}, ${other.siteId})`),
+    );
+    expect(batches.map((b) => [b.site_id === site.siteId ? "site" : "other", Number(b.n)]).sort()).toEqual([["other", 1], ["site", 4]]);
+    const written = await rows();
+    expect(written.map((r) => [r.path, r.status, r.page_view, r.requests, Number(r.bytes)]).sort()).toEqual([
+      ["/gone", 200, false, 4, 12],
+      ["/gone", 200, true, 4, 40],
+      ["/gone", 200, true, 4, 40],
+      ["/gone", 404, false, 4, 4],
+    ]);
+    expect(written.filter((r) => r.page_view).map((r) => (r as { referrer_host?: string | null }).referrer_host).sort()).toEqual(["news.example", null]);
+    await server.ctx.db.execute(sql`delete from analytics_batches where site_id = ${other.siteId}`);
   });
 
   it("gives one visitor the same hash all day and a new one the next day", async () => {

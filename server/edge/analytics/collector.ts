@@ -1,8 +1,10 @@
-// The edge's analytics: every request a site host answers is counted in memory as it is sent,
-// under a key of the fields that matter (site, host, target, status, type, user agent, referrer,
-// address), so a thousand identical requests cost one map entry and no object that outlives the
-// request. Once a second, or as soon as 1,000 distinct entries wait, the batch is classified,
-// grouped into rows and written in one statement. Serving never waits for it.
+// The edge's analytics: every request a site host answers is counted in memory as it is sent.
+// Requests are grouped by client (site, host, user agent, referrer, address) and then by target,
+// status and type, so a thousand identical requests cost one entry and no object that outlives the
+// request, and a keep-alive client costs a few string comparisons and one map lookup per request
+// (bench:edge's `many` case: 1,000 paths round robin at ~75k req/s). Once a second the batch is
+// classified, grouped per site and written in one statement, one row per site (see the schema).
+// Serving never waits for it.
 //
 // Visitors: a SHA-256 of the day's salt, the client address and the user agent, cut to 128 bits.
 // The salt lives in the database for one UTC day (shared by every process), so the same person
@@ -10,26 +12,25 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client";
-import { insertAnalyticsEvents, saltForDay, type AnalyticsEventRow, type HostKind } from "../../db/repositories/analytics";
+import { insertAnalyticsBatches, saltForDay, type AnalyticsBatch, type AnalyticsEntry, type HostKind } from "../../db/repositories/analytics";
 import type { ServedSite } from "../reply";
 import { hostName, isBot, isPageView, pathOf, referrerHost, visitorAddress } from "./classify";
 import type { GeoIp } from "./geoip";
 
-export const FLUSH_INTERVAL_MS = 1000;
-/** Distinct entries that trigger a write before the second is up (identical requests share one). */
-export const FLUSH_AT_ENTRIES = 1000;
 /**
- * ...but no more often than this. With the embedded database each write runs on the serving
- * thread: bench:edge's many case (1,000 paths round robin, ~80k req/s) reached 1,000 entries 80
- * times a second and served a quarter of its requests; at most 4 writes a second keeps it close.
+ * One write a second, holding everything that came in since the last. No earlier write when many
+ * entries wait: with the embedded database a write runs on the serving thread (about 14 ms for
+ * 1,000 entries), and bench:edge's many case (1,000 paths round robin) reached 1,000 entries four
+ * times a second, which cost it 8 % of its throughput. MAX_PENDING bounds the memory instead.
  */
-export const MIN_WRITE_GAP_MS = 250;
+export const FLUSH_INTERVAL_MS = 1000;
 /** Distinct entries kept while the database is behind; past this, new ones are dropped and counted. */
 const MAX_PENDING = 50_000;
 /** Distinct rows per batch; past this, new paths, referrers and visitors fold into one row. */
 const MAX_GROUPS = 20_000;
 const OTHER_PATH = "(other)";
-const ROWS_PER_STATEMENT = 1000;
+/** Entries per statement, so one write never holds the (embedded) database for long. */
+const ENTRIES_PER_STATEMENT = 5000;
 const DAY_MS = 86_400_000;
 
 /** The request fields analytics reads; the edge's RequestHead and node:http's headers both fit. */
@@ -39,15 +40,24 @@ export interface RecordedHeaders {
   readonly "x-forwarded-for"?: string | undefined;
 }
 
-/** Requests alike in every field analytics reads, counted together. */
-interface Visits {
+/** Requests from one client to one site: the fields that stay the same across keep-alive requests. */
+interface Client {
   site: ServedSite;
   host: string;
-  url: string;
   userAgent: string | undefined;
   referer: string | undefined;
   forwardedFor: string | undefined;
   address: string | undefined;
+  /** By target, for the status and type first seen on it. */
+  byUrl: Map<string, Visits>;
+  /** The same target answered with another status or type (a file deleted meanwhile, say). */
+  others: Map<string, Visits> | undefined;
+}
+
+/** Requests alike in every field analytics reads, counted together. */
+interface Visits {
+  client: Client;
+  url: string;
   status: number;
   contentType: string | undefined;
   requests: number;
@@ -68,14 +78,13 @@ export interface CollectorOptions {
 }
 
 export class AnalyticsCollector implements AnalyticsRecorder {
-  private pending = new Map<string, Visits>();
-  /** The entry the previous request counted in, while it is still pending. */
-  private last: Visits | undefined;
+  private clients = new Map<string, Client>();
+  /** Distinct entries waiting (Visits over every client). */
+  private entries = 0;
+  /** The client the previous request came from, while it is still pending. */
+  private lastClient: Client | undefined;
   private flushing: Promise<void> | undefined;
-  private soon = false;
   private dropped = 0;
-  /** When the latest write began (MIN_WRITE_GAP_MS). */
-  private lastWrite = 0;
   private salt: { day: number; value: string } | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly sitesSuffix: string;
@@ -92,59 +101,65 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     const userAgent = headers["user-agent"];
     const referer = headers.referer;
     const forwardedFor = headers["x-forwarded-for"];
-    const type = typeof contentType === "string" ? contentType : undefined;
-    // Keep-alive clients repeat themselves: the same entry as last time skips building a key
-    // (about 600 ns of a 10 µs request) for a few string comparisons.
-    const last = this.last;
+    let client = this.lastClient;
     if (
-      last !== undefined &&
-      last.url === url &&
-      last.site === site &&
-      last.status === status &&
-      last.userAgent === userAgent &&
-      last.address === address &&
-      last.contentType === type &&
-      last.referer === referer &&
-      last.host === host &&
-      last.forwardedFor === forwardedFor
+      client === undefined ||
+      client.site !== site ||
+      client.userAgent !== userAgent ||
+      client.address !== address ||
+      client.referer !== referer ||
+      client.host !== host ||
+      client.forwardedFor !== forwardedFor
     ) {
-      last.requests++;
-      last.bytes += bytes;
-      return;
+      const key = `${site.siteId}\n${host}\n${userAgent}\n${referer}\n${address}\n${forwardedFor}`;
+      client = this.clients.get(key);
+      if (client === undefined) {
+        if (this.entries >= MAX_PENDING) {
+          this.dropped++;
+          return;
+        }
+        client = { site, host, userAgent, referer, forwardedFor, address, byUrl: new Map(), others: undefined };
+        this.clients.set(key, client);
+      }
+      this.lastClient = client;
     }
-    const key = `${site.siteId}\n${host}\n${url}\n${status}\n${type}\n${userAgent}\n${referer}\n${address}\n${forwardedFor}`;
-    let visits = this.pending.get(key);
-    if (visits === undefined) {
-      if (this.pending.size >= MAX_PENDING) {
-        this.dropped++;
-        return;
-      }
-      visits = { site, host, url, userAgent, referer, forwardedFor, address, status, contentType: type, requests: 0, bytes: 0 };
-      this.pending.set(key, visits);
-      if (this.pending.size >= FLUSH_AT_ENTRIES && !this.soon) {
-        this.soon = true;
-        const wait = Math.max(0, this.lastWrite + MIN_WRITE_GAP_MS - this.now());
-        setTimeout(() => {
-          this.soon = false;
-          void this.flush();
-        }, wait).unref();
-      }
+    const type = typeof contentType === "string" ? contentType : undefined;
+    let visits = client.byUrl.get(url);
+    if (visits === undefined || visits.status !== status || visits.contentType !== type) {
+      visits = this.visitsOf(client, url, status, type, visits === undefined);
+      if (visits === undefined) return;
     }
     visits.requests++;
     visits.bytes += bytes;
-    this.last = visits;
+  }
+
+  /** A new entry of the client's, or its entry for a status or type other than the first. */
+  private visitsOf(client: Client, url: string, status: number, contentType: string | undefined, first: boolean): Visits | undefined {
+    const key = `${status}\n${contentType}\n${url}`;
+    let visits = first ? undefined : client.others?.get(key);
+    if (visits !== undefined) return visits;
+    if (this.entries >= MAX_PENDING) {
+      this.dropped++;
+      return undefined;
+    }
+    visits = { client, url, status, contentType, requests: 0, bytes: 0 };
+    if (first) client.byUrl.set(url, visits);
+    else (client.others ??= new Map()).set(key, visits);
+    this.entries++;
+    return visits;
   }
 
   /** Writes what is waiting; one write at a time. Failures are logged, and the batch is lost. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.pending.size === 0) return Promise.resolve();
-    const batch = this.pending;
-    this.pending = new Map();
-    this.last = undefined;
-    this.lastWrite = this.now();
-    this.flushing = this.write(batch.values())
-      .catch((error: unknown) => this.options.log.error({ err: error, entries: batch.size }, "could not write analytics"))
+    if (this.entries === 0) return Promise.resolve();
+    const clients = this.clients;
+    const entries = this.entries;
+    this.clients = new Map();
+    this.entries = 0;
+    this.lastClient = undefined;
+    this.flushing = this.write(clients.values())
+      .catch((error: unknown) => this.options.log.error({ err: error, entries }, "could not write analytics"))
       .finally(() => {
         this.flushing = undefined;
         if (this.dropped > 0) {
@@ -162,67 +177,77 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     await this.flush();
   }
 
-  private async write(batch: Iterable<Visits>): Promise<void> {
+  private async write(clients: Iterable<Client>): Promise<void> {
     const now = this.now();
     const salt = await this.saltFor(now);
     const minute = new Date(Math.floor(now / 60_000) * 60_000).toISOString();
-    const rows = new Map<string, AnalyticsEventRow>();
+    /** Per site, its entries by every field they are grouped on. */
+    const sites = new Map<string, Map<string, AnalyticsEntry>>();
+    let groups = 0;
     const bots = new Map<string | undefined, boolean>();
-    const visitors = new Map<string, string>();
-    const countries = new Map<string, string | null>();
-    const kinds = new Map<string, HostKind>();
     const { trustProxy, geoIp } = this.options;
 
-    for (const visit of batch) {
-      const { userAgent } = visit;
+    for (const client of clients) {
+      const { userAgent } = client;
       let bot = bots.get(userAgent);
       if (bot === undefined) bots.set(userAgent, (bot = isBot(userAgent)));
-      let kind = kinds.get(visit.host);
-      if (kind === undefined) kinds.set(visit.host, (kind = this.hostKind(visit)));
-      let path = pathOf(visit.url);
-      const pageView = isPageView(visit.status, visit.contentType, path);
-      let referrer = pageView && !bot ? referrerHost(visit.referer, visit.host) : null;
-      let visitor: string | null = null;
-      let country: string | null = null;
-      if (!bot && visit.status < 400) {
-        const address = visitorAddress(visit.address, visit.forwardedFor, trustProxy);
-        const key = `${address}\n${userAgent}`;
-        visitor = visitors.get(key) ?? null;
-        if (visitor === null) {
-          visitor = createHash("sha256").update(`${salt}\n${key}`).digest("hex").slice(0, 32);
-          visitors.set(key, visitor);
+      const kind = this.hostKind(client);
+      const address = visitorAddress(client.address, client.forwardedFor, trustProxy);
+      let visitor: string | undefined;
+      let country: string | null | undefined;
+      let entries = sites.get(client.site.siteId);
+      if (entries === undefined) sites.set(client.site.siteId, (entries = new Map<string, AnalyticsEntry>()));
+
+      for (const visits of allVisits(client)) {
+        let path = pathOf(visits.url);
+        const pageView = isPageView(visits.status, visits.contentType, path);
+        let referrer = pageView && !bot ? referrerHost(client.referer, client.host) : null;
+        let counted: string | null = null;
+        let where: string | null = null;
+        if (!bot && visits.status < 400) {
+          counted = visitor ??= createHash("sha256").update(`${salt}\n${address}\n${userAgent}`).digest("hex").slice(0, 32);
+          if (geoIp) where = country === undefined ? (country = geoIp.country(address)) : country;
         }
-        if (geoIp) {
-          country = countries.get(address) ?? null;
-          if (!countries.has(address)) countries.set(address, (country = geoIp.country(address)));
+        let key = `${kind}\n${path}\n${visits.status}\n${pageView}\n${bot}\n${referrer}\n${where}\n${counted}`;
+        let entry = entries.get(key);
+        if (entry === undefined && groups >= MAX_GROUPS) {
+          // A flood of distinct URLs or clients: keep the counts, not the detail.
+          path = OTHER_PATH;
+          referrer = null;
+          counted = null;
+          key = `${kind}\n${path}\n${visits.status}\n${pageView}\n${bot}\nnull\n${where}\nnull`;
+          entry = entries.get(key);
         }
+        if (entry === undefined) {
+          entry = { host_kind: kind, path, status: visits.status, page_view: pageView, bot, referrer_host: referrer, country: where, visitor: counted, requests: 0, bytes: 0 };
+          entries.set(key, entry);
+          groups++;
+        }
+        entry.requests += visits.requests;
+        entry.bytes += visits.bytes;
       }
-      let key = `${visit.site.siteId}\n${kind}\n${path}\n${visit.status}\n${pageView}\n${bot}\n${referrer}\n${country}\n${visitor}`;
-      let row = rows.get(key);
-      if (row === undefined && rows.size >= MAX_GROUPS) {
-        // A flood of distinct URLs or clients: keep the counts, not the detail.
-        path = OTHER_PATH;
-        referrer = null;
-        visitor = null;
-        key = `${visit.site.siteId}\n${kind}\n${path}\n${visit.status}\n${pageView}\n${bot}\nnull\n${country}\nnull`;
-        row = rows.get(key);
-      }
-      if (row === undefined) {
-        row = { site_id: visit.site.siteId, at: minute, host_kind: kind, path, status: visit.status, page_view: pageView, bot, referrer_host: referrer, country, visitor, requests: 0, bytes: 0 };
-        rows.set(key, row);
-      }
-      row.requests += visit.requests;
-      row.bytes += visit.bytes;
     }
-    const all = [...rows.values()];
-    for (let i = 0; i < all.length; i += ROWS_PER_STATEMENT) {
-      await insertAnalyticsEvents(this.options.db, all.slice(i, i + ROWS_PER_STATEMENT));
+    let batches: AnalyticsBatch[] = [];
+    let size = 0;
+    for (const [site_id, entries] of sites) {
+      const events = [...entries.values()];
+      for (let i = 0; i < events.length; i += ENTRIES_PER_STATEMENT) {
+        const part = events.slice(i, i + ENTRIES_PER_STATEMENT);
+        if (size > 0 && size + part.length > ENTRIES_PER_STATEMENT) {
+          await insertAnalyticsBatches(this.options.db, batches);
+          batches = [];
+          size = 0;
+        }
+        batches.push({ site_id, at: minute, events: part });
+        size += part.length;
+      }
     }
+    await insertAnalyticsBatches(this.options.db, batches);
   }
 
-  private hostKind(visit: Visits): HostKind {
-    if (visit.site.versionHost) return "deployment";
-    return hostName(visit.host).endsWith(this.sitesSuffix) ? "subdomain" : "custom";
+  private hostKind(client: Client): HostKind {
+    if (client.site.versionHost) return "deployment";
+    return hostName(client.host).endsWith(this.sitesSuffix) ? "subdomain" : "custom";
   }
 
   private async saltFor(now: number): Promise<string> {
@@ -232,4 +257,9 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     }
     return this.salt.value;
   }
+}
+
+function* allVisits(client: Client): Iterable<Visits> {
+  yield* client.byUrl.values();
+  if (client.others) yield* client.others.values();
 }

@@ -4,7 +4,7 @@
 import type { AppContext } from "../../context";
 import { deleteUserRow, getAvatarBlobOfUser, lockSitesOfUser, releaseReservationsOfUser } from "../../db/repositories/adminUsers";
 import { lockUserQuota } from "../../db/repositories/usage";
-import { releaseBlobs } from "../releaseBlobs";
+import { deleteUnreferencedBytes, releaseBlobs } from "../releaseBlobs";
 import { purgeSiteRows } from "../purgeDeletedSites";
 import { requireUserById } from "./findUser";
 import { assertAllowed, type ActorId } from "./rules";
@@ -33,7 +33,7 @@ export async function deleteUser(
   });
 
   // The rows are gone for good before the bytes go: a crash here leaves only unreferenced blobs.
-  for (const sha of garbage) await ctx.blobs.delete(sha);
+  await deleteUnreferencedBytes(ctx, garbage);
   for (const site of sites) ctx.events.emit("site", { userId, siteId: site.id, subdomain: site.subdomain });
   ctx.log.info({ userId, email: target.email, sites: sites.length, blobs: garbage.length, by: actorId ?? "operator" }, "admin deleted a user");
 }
