@@ -61,7 +61,7 @@ class BenchError extends Error {}
 interface Options {
   quick: boolean;
   keepData: boolean;
-  /** --no-analytics-off: skip the pass with analytics collection off. */
+  /** --no-analytics-off: skip the two passes of small and many with analytics collection on and off. */
   skipAnalyticsOff: boolean;
   /** Passed to run-bench.mjs as they are (after ours). */
   passThrough: string[];
@@ -107,7 +107,7 @@ const USAGE = `Usage: npm run bench:edge -- [--quick] [--keep-data] [run-bench.m
   --quick       1 round x 5 s per case instead of 3 x 10 s, and at most 20 s of waiting for a quiet
                 machine and 1 retry per measurement (= --runs 1 --duration 5 --retries 1 --quiet-wait 20)
   --keep-data   keep Berth's data directory (the site) after the run
-  --no-analytics-off  skip the second pass of small and many with analytics collection off
+  --no-analytics-off  skip the two extra passes of small and many, with analytics collection on and off
   --summary-json FILE  also write the headline figures there as JSON (for bench/all.ts)
   Any other option goes to ${path.join(HARNESS, "run-bench.mjs")}, e.g. --cases small,many --runs 5 --out DIR.
   Not for --servers/--extra-*/--host: this script sets them.`;
@@ -635,24 +635,30 @@ async function main(): Promise<number> {
     if (existsSync(likeFile)) likeForLike = { rows: (JSON.parse(readFileSync(likeFile, "utf8")) as { results: HarnessRecord[] }).results, paths: kept.length };
   }
 
-  // Analytics collection costs: the same server with BERTH_ANALYTICS=false, in a pass of its own
-  // right after, on the cases where a request costs least (so the recording's share is largest).
-  // The main pass above ran with collection on, as Berth ships.
+  // Analytics collection costs: two passes of their own, alike but for BERTH_ANALYTICS, one right
+  // after the other, on the cases where a request costs least (so the recording's share is
+  // largest). Comparing the main pass with an off pass instead mixed in what differs between
+  // them: the main pass's server has served every other case first (its caches and heap too).
+  let analyticsOn: HarnessRecord[] | undefined;
   let analyticsOff: HarnessRecord[] | undefined;
   const offCases = ANALYTICS_CASES.filter((c) => cases.includes(c));
   if (!options.skipAnalyticsOff && offCases.length > 0) {
-    const offEnv = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api", BERTH_ANALYTICS: "false" })
-      .map(([k, v]) => `${k}=${shellQuote(v)}`)
-      .join(" ");
-    const offOut = path.join(out, "analytics-off");
-    console.log(`\nThe ${offCases.join(" and ")} cases again, with analytics collection off (BERTH_ANALYTICS=false).\n`);
-    await runHarness(
-      [`exec env ${offEnv} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`, ...args.slice(1), "--cases", offCases.join(","), "--out", offOut],
-      (pid) => (watcher = new ServerRssWatcher(pid, site.dataDir)),
-    );
-    servers.push(...(watcher?.stop() ?? []));
-    const offFile = path.join(offOut, "results.json");
-    if (existsSync(offFile)) analyticsOff = (JSON.parse(readFileSync(offFile, "utf8")) as { results: HarnessRecord[] }).results;
+    const pass = async (analytics: boolean): Promise<HarnessRecord[] | undefined> => {
+      const passEnv = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api", BERTH_ANALYTICS: String(analytics) })
+        .map(([k, v]) => `${k}=${shellQuote(v)}`)
+        .join(" ");
+      const passOut = path.join(out, analytics ? "analytics-on" : "analytics-off");
+      console.log(`\nThe ${offCases.join(" and ")} cases again, with analytics collection ${analytics ? "on" : "off"} (BERTH_ANALYTICS=${analytics}).\n`);
+      await runHarness(
+        [`exec env ${passEnv} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`, ...args.slice(1), "--cases", offCases.join(","), "--out", passOut],
+        (pid) => (watcher = new ServerRssWatcher(pid, site.dataDir)),
+      );
+      servers.push(...(watcher?.stop() ?? []));
+      const file = path.join(passOut, "results.json");
+      return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { results: HarnessRecord[] }).results : undefined;
+    };
+    analyticsOn = await pass(true);
+    analyticsOff = await pass(false);
   }
 
   const rows = cases.map((c) => {
@@ -684,19 +690,21 @@ async function main(): Promise<number> {
     ...rows.map((r) => `| ${r.c} | ${fmt(r.nginx)} | ${fmt(r.ours)} | ${Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : "-"} | ${r.notes.join("; ")} |`),
     "",
   ];
-  if (analyticsOff) {
+  if (analyticsOn && analyticsOff) {
+    const onRuns = analyticsOn;
+    const offRuns = analyticsOff;
     lines.push(
-      "## Analytics collection on vs off (Berth / nginx of each pass, and on / off; goal: on within 5 % of off)",
+      "## Analytics collection on vs off (two passes of their own; goal: on within 5 % of off)",
       "",
-      "| case | on: req/s (/ nginx) | off: req/s (/ nginx) | on / off, req/s | on / off, req per server CPU-s |",
-      "|---|---:|---:|---:|---:|",
+      "| case | on: req/s (/ nginx) | off: req/s (/ nginx) | on / off, req/s | on / off, req per server CPU-s | on / off, each / its nginx |",
+      "|---|---:|---:|---:|---:|---:|",
       ...offCases.map((c) => {
-        const on = medianRps(results, "ours", c);
-        const off = medianRps(analyticsOff, "ours", c);
-        const onRatio = on / medianRps(results, "nginx", c);
-        const offRatio = off / medianRps(analyticsOff, "nginx", c);
-        const cpu = medianOf(results, "ours", c, "req_per_srv_cpu_s") / medianOf(analyticsOff, "ours", c, "req_per_srv_cpu_s");
-        return `| ${c} | ${fmt(on)} (${onRatio.toFixed(2)}) | ${fmt(off)} (${offRatio.toFixed(2)}) | ${(on / off).toFixed(3)} | ${cpu.toFixed(3)} |`;
+        const on = medianRps(onRuns, "ours", c);
+        const off = medianRps(offRuns, "ours", c);
+        const onRatio = on / medianRps(onRuns, "nginx", c);
+        const offRatio = off / medianRps(offRuns, "nginx", c);
+        const cpu = medianOf(onRuns, "ours", c, "req_per_srv_cpu_s") / medianOf(offRuns, "ours", c, "req_per_srv_cpu_s");
+        return `| ${c} | ${fmt(on)} (${onRatio.toFixed(2)}) | ${fmt(off)} (${offRatio.toFixed(2)}) | ${(on / off).toFixed(3)} | ${cpu.toFixed(3)} | ${(onRatio / offRatio).toFixed(3)} |`;
       }),
       "",
     );
@@ -723,15 +731,15 @@ async function main(): Promise<number> {
     anchors: [{ label: "nginx", value: r.nginx }],
     note: r.notes.join("; ") || undefined,
   }));
-  if (analyticsOff) {
+  if (analyticsOn && analyticsOff) {
     const off = "analytics off (BERTH_ANALYTICS=false, own pass)";
-    const note = "on / off; goal: within 5 %";
+    const note = "on / off, each in a pass of its own; goal: within 5 %";
     for (const c of offCases) {
       figures.push(
-        { figure: `${c}: analytics on, req/s`, value: medianRps(results, "ours", c), unit: "req/s", anchors: [{ label: off, value: medianRps(analyticsOff, "ours", c) }], note },
+        { figure: `${c}: analytics on, req/s`, value: medianRps(analyticsOn, "ours", c), unit: "req/s", anchors: [{ label: off, value: medianRps(analyticsOff, "ours", c) }], note },
         {
           figure: `${c}: analytics on, req per server CPU-s`,
-          value: medianOf(results, "ours", c, "req_per_srv_cpu_s"),
+          value: medianOf(analyticsOn, "ours", c, "req_per_srv_cpu_s"),
           unit: "req/CPU-s",
           anchors: [{ label: off, value: medianOf(analyticsOff, "ours", c, "req_per_srv_cpu_s") }],
           note,

@@ -27,6 +27,8 @@ describe("two nodes, one state", () => {
   let a: Berth;
   let b: Berth;
   let cookie: string;
+  /** The nodes' shared database. */
+  let dbUrl: string;
   const email = `nodes-${Date.now()}@example.com`;
   const seen: Record<string, number> = {};
 
@@ -36,6 +38,7 @@ describe("two nodes, one state", () => {
     await admin.query(`create database "${dbName}"`);
     const url = new URL(ADMIN_URL);
     url.pathname = `/${dbName}`;
+    dbUrl = url.toString();
     s3Dir = mkdtempSync(path.join(os.tmpdir(), "berth-nodes-s3-"));
     s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir });
     const { port } = await s3.run();
@@ -43,7 +46,7 @@ describe("two nodes, one state", () => {
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     client.destroy();
     const shared = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: dbUrl,
       BERTH_S3_BUCKET: BUCKET,
       BERTH_S3_ENDPOINT: `http://127.0.0.1:${port}`,
       AWS_ACCESS_KEY_ID: "S3RVER",
@@ -106,7 +109,7 @@ describe("two nodes, one state", () => {
     }
   }
 
-  it("serves on node B, within a second, a deploy, a rollback, a password and a delete made on node A", async () => {
+  it("serves on node B, within a second, a deploy, a rollback, a password, a domain removal and a delete made on node A", async () => {
     const { subdomain } = (await (await api(a, "POST", "/api/subdomains/reserve", {})).json()) as { subdomain: string };
     const create = page("version one", { name: "Shared site", subdomain });
     const created = await api(a, "POST", "/api/sites", create);
@@ -127,10 +130,29 @@ describe("two nodes, one state", () => {
     expect(await untilB("rollback", host, (r) => r.body.includes("version one"))).toBeLessThan(PROPAGATION_MS);
 
     expect(await setPlan(a, email, "pro")).toBe(0);
+    // A custom domain as the worker leaves it once DNS checks out (active, verified), written
+    // straight into the shared database so no DNS is involved; both nodes pick it up with the
+    // site's next change, the password below.
+    const custom = "www.two-nodes.example";
+    const nodeDb = new pg.Client({ connectionString: dbUrl });
+    await nodeDb.connect();
+    const domainId = (
+      await nodeDb.query<{ id: string }>(
+        `insert into domains (user_id, site_id, hostname, verification_token, status, verified_at, activated_at)
+         select user_id, id, $2, 'token', 'active', now(), now() from sites where id = $1 returning id`,
+        [site.id, custom],
+      )
+    ).rows[0]!.id;
+    await nodeDb.end();
+
     expect((await api(a, "PUT", `/api/sites/${site.id}/password`, { password: "open sesame" })).status).toBe(200);
     expect(await untilB("password", host, (r) => r.status === 401)).toBeLessThan(PROPAGATION_MS);
     expect((await api(a, "DELETE", `/api/sites/${site.id}/password`)).status).toBe(200);
     expect(await untilB("password removed", host, (r) => r.status === 200)).toBeLessThan(PROPAGATION_MS);
+
+    await untilB("custom domain served", custom, (r) => r.status === 200 && r.body.includes("version one"));
+    expect((await api(a, "DELETE", `/api/domains/${domainId}`)).status).toBe(204);
+    expect(await untilB("domain removed", custom, (r) => !r.body.includes("version one"))).toBeLessThan(PROPAGATION_MS);
 
     expect((await api(a, "DELETE", `/api/sites/${site.id}`)).status).toBe(200);
     expect(await untilB("delete", host, (r) => r.status === 404)).toBeLessThan(PROPAGATION_MS);
@@ -141,8 +163,17 @@ describe("two nodes, one state", () => {
     const create = page("counted", { name: "Counted site", subdomain });
     const site = (await (await api(b, "POST", "/api/sites", create)).json()) as { id: string; url: string };
     const host = new URL(site.url).hostname;
-    const statuses = await Promise.all([...Array<Berth>(7).fill(a), ...Array<Berth>(5).fill(b)].map((node) => viewAs(node, host)));
-    expect(statuses.every((s) => s === 200)).toBe(true);
+    // Node A learns of B's new site within milliseconds; until then it answers for an unknown
+    // host. A crawler (not a view) waits for that, so each of the 12 visits below is the site's.
+    for (const node of [a, b]) {
+      const deadline = Date.now() + 5000;
+      while (!(await viewAs(node, host, "curl/8.5.0")).body.includes("counted")) {
+        if (Date.now() > deadline) throw new Error(`node on port ${node.port} does not serve ${host}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    const answers = await Promise.all([...Array<Berth>(7).fill(a), ...Array<Berth>(5).fill(b)].map((node) => viewAs(node, host)));
+    expect(answers.every((r) => r.status === 200 && r.body.includes("counted"))).toBe(true);
     const viewsOn = async (node: Berth) =>
       ((await (await api(node, "GET", `/api/sites/${site.id}/analytics?range=24h`)).json()) as { totals: { views: number } }).totals.views;
     const deadline = Date.now() + 30_000;
@@ -157,13 +188,15 @@ describe("two nodes, one state", () => {
   }, 60_000);
 });
 
-/** GET / on a site through a node, as a browser: the status. */
-async function viewAs(node: Berth, hostname: string): Promise<number> {
+/** GET / on a site through a node, as a browser unless told otherwise. */
+async function viewAs(node: Berth, hostname: string, userAgent = BROWSER): Promise<{ status: number; body: string }> {
   const http = await import("node:http");
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: node.port, path: "/", headers: { host: `${hostname}:${node.port}`, "user-agent": BROWSER } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
+    const req = http.request({ host: "127.0.0.1", port: node.port, path: "/", headers: { host: `${hostname}:${node.port}`, "user-agent": userAgent } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on("error", reject);
     req.end();

@@ -55,6 +55,17 @@ export interface EdgeReply {
   destroy(): void;
 }
 
+/**
+ * writeHead(status, headers) on a response with no header set yet keeps them out of getHeader(),
+ * where analytics reads the type once the answer is finished (handler.ts): a page served here
+ * would not count as a view. One header set first makes writeHead merge them all in.
+ */
+function writeHead(res: ServerResponse, status: number, headers: OutgoingHttpHeaders): void {
+  const type = headers["content-type"];
+  if (type !== undefined) res.setHeader("content-type", type);
+  res.writeHead(status, headers);
+}
+
 export function nodeReply(res: ServerResponse): EdgeReply {
   return {
     served: undefined,
@@ -62,11 +73,11 @@ export function nodeReply(res: ServerResponse): EdgeReply {
       return res.headersSent;
     },
     send(status, headers, body) {
-      res.writeHead(status, headers);
+      writeHead(res, status, headers);
       res.end(body);
     },
     stream(status, headers, body) {
-      res.writeHead(status, headers);
+      writeHead(res, status, headers);
       return pipeline(body, res);
     },
     destroy() {
