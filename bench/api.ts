@@ -21,7 +21,7 @@ import { DEFAULT_SHAPE, MEASURED_FOLDER, populate } from "./apiData";
 import { explainDashboardQueries } from "./apiExplain";
 import { createBenchDatabase } from "./postgres";
 import { cleanups, loadAverage, runBench, spread, timedGet, type Spread } from "./support";
-import { takeSummaryOption, writeSummary, type Figure } from "./summary";
+import { parseBenchArgs, writeSummary, type Figure } from "./summary";
 
 /** Every call's requests are made in this many rounds, all calls taking turns, so noise is shared. */
 const ROUNDS = 5;
@@ -47,27 +47,20 @@ const USAGE = `Usage: npm run bench:api -- [--quick] [--requests N] [--concurren
   PostgreSQL: BERTH_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).`;
 
 function parseArgs(allArgs: readonly string[]): Options | undefined {
-  const { argv, summaryJson } = takeSummaryOption(allArgs);
-  const options: Options = { requests: 200, concurrency: 8, explain: false, keepDb: false, quick: false, summaryJson };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const number = () => {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`);
-      return value;
-    };
-    if (arg === "--help" || arg === "-h") return undefined;
-    else if (arg === "--quick") {
-      options.requests = 50;
-      options.quick = true;
-    }
-    else if (arg === "--requests") options.requests = number();
-    else if (arg === "--concurrency") options.concurrency = number();
-    else if (arg === "--explain") options.explain = true;
-    else if (arg === "--keep-db") options.keepDb = true;
-    else throw new Error(`unknown option ${arg}\n${USAGE}`);
-  }
-  return options;
+  return parseBenchArgs<Options>(
+    allArgs,
+    USAGE,
+    (summaryJson) => ({ requests: 200, concurrency: 8, explain: false, keepDb: false, quick: false, summaryJson }),
+    (options, arg, number) => {
+      if (arg === "--quick") Object.assign(options, { requests: 50, quick: true });
+      else if (arg === "--requests") options.requests = number();
+      else if (arg === "--concurrency") options.concurrency = number();
+      else if (arg === "--explain") options.explain = true;
+      else if (arg === "--keep-db") options.keepDb = true;
+      else return false;
+      return true;
+    },
+  );
 }
 
 /** Something measured: one request (or query) by worker `worker`, resolving to its ms. */

@@ -21,7 +21,7 @@ import { multipartBody } from "../server/test/sites";
 import { signUpAndIn, type BenchUser } from "./account";
 import { createBenchDatabase } from "./postgres";
 import { cleanups, loadAverage, runBench, sendTimed, spread, timedGet, waitForQuiet, type Spread } from "./support";
-import { takeSummaryOption, writeSummary, type Figure } from "./summary";
+import { parseBenchArgs, writeSummary, type Figure } from "./summary";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 const BUCKET = "berth-bench-nodes";
@@ -45,25 +45,18 @@ const USAGE = `Usage: npm run bench:nodes -- [--quick] [--deploys N] [--poll-ms 
   PostgreSQL: BERTH_BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).`;
 
 function parseArgs(allArgs: readonly string[]): Options | undefined {
-  const { argv, summaryJson } = takeSummaryOption(allArgs);
-  const options: Options = { deploys: 30, pollMs: 2, quick: false, summaryJson };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const number = () => {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`);
-      return value;
-    };
-    if (arg === "--help" || arg === "-h") return undefined;
-    else if (arg === "--quick") {
-      options.deploys = 10;
-      options.quick = true;
-    }
-    else if (arg === "--deploys") options.deploys = number();
-    else if (arg === "--poll-ms") options.pollMs = number();
-    else throw new Error(`unknown option ${arg}\n${USAGE}`);
-  }
-  return options;
+  return parseBenchArgs<Options>(
+    allArgs,
+    USAGE,
+    (summaryJson) => ({ deploys: 30, pollMs: 2, quick: false, summaryJson }),
+    (options, arg, number) => {
+      if (arg === "--quick") Object.assign(options, { deploys: 10, quick: true });
+      else if (arg === "--deploys") options.deploys = number();
+      else if (arg === "--poll-ms") options.pollMs = number();
+      else return false;
+      return true;
+    },
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -54,3 +54,29 @@ export function writeSummary(file: string | undefined, summary: BenchSummary): v
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(summary, null, 1)}\n`);
 }
+
+/**
+ * A bench's command line: `--help` or `-h` gives undefined (print the usage), `--summary-json`
+ * is taken out, and every other option goes to `take` with a reader of its value (a positive
+ * whole number). An option `take` does not know (it returns false) is an error naming the usage.
+ */
+export function parseBenchArgs<T>(
+  allArgs: readonly string[],
+  usage: string,
+  defaults: (summaryJson: string | undefined) => T,
+  take: (options: T, arg: string, number: () => number) => boolean,
+): T | undefined {
+  const { argv, summaryJson } = takeSummaryOption(allArgs);
+  const options = defaults(summaryJson);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help" || arg === "-h") return undefined;
+    const number = () => {
+      const value = Number(argv[++i]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`);
+      return value;
+    };
+    if (!take(options, arg, number)) throw new Error(`unknown option ${arg}\n${usage}`);
+  }
+  return options;
+}

@@ -35,7 +35,7 @@ import {
   type TimedResponse,
   waitForQuiet,
 } from "./support";
-import { takeSummaryOption, writeSummary, type Figure } from "./summary";
+import { parseBenchArgs, writeSummary, type Figure } from "./summary";
 
 const MiB = 1024 * 1024;
 const ZIP_FILES = 1_000;
@@ -59,21 +59,17 @@ const USAGE = `Usage: npm run bench:upload -- [--quick] [--runs N] [--summary-js
   --summary-json FILE  also write the headline figures (last byte → live, RSS delta) there as JSON`;
 
 function parseArgs(allArgs: readonly string[]): Options | undefined {
-  const { argv, summaryJson } = takeSummaryOption(allArgs);
-  const options: Options = { runs: 5, quick: false, summaryJson };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--help" || arg === "-h") return undefined;
-    else if (arg === "--quick") {
-      options.runs = 2;
-      options.quick = true;
-    } else if (arg === "--runs") {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`);
-      options.runs = value;
-    } else throw new Error(`unknown option ${arg}\n${USAGE}`);
-  }
-  return options;
+  return parseBenchArgs<Options>(
+    allArgs,
+    USAGE,
+    (summaryJson) => ({ runs: 5, quick: false, summaryJson }),
+    (options, arg, number) => {
+      if (arg === "--quick") Object.assign(options, { runs: 2, quick: true });
+      else if (arg === "--runs") options.runs = number();
+      else return false;
+      return true;
+    },
+  );
 }
 
 /** This run's temporary directory (zips, the anchors' unzips, the sink's files); made by main. */

@@ -7,7 +7,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsWindow, ANALYTICS_TEXT, percentChange, type AnalyticsRange } from "../common/analytics";
@@ -16,26 +15,16 @@ import { insertAnalyticsEvents, type AnalyticsEventRow } from "../server/db/repo
 import { BerthEvents } from "../server/events";
 import { rollUpAnalytics } from "../server/services/rollUpAnalytics";
 import { ensureSubdomainPool } from "../server/services/subdomainPool";
+import { createScratchDatabase, postgresReachable, scratchName, type ScratchDatabase } from "../server/test/scratchDatabase";
 import { startBerth, type Berth } from "./support/berth";
 import { launchBrowser } from "./support/browser";
 import { createSiteInWizard, signInNewUser } from "./support/pages";
 import { shoot } from "./support/shots";
 
-const ADMIN_URL = process.env.BERTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const PAGES = ["/", "/pricing", "/blog/hello-world", "/docs/getting-started", "/about"];
 const REFERRERS = ["news.ycombinator.com", "www.google.com", "github.com", null, null, "duckduckgo.com"];
@@ -92,8 +81,8 @@ function expectedViews(rows: readonly AnalyticsEventRow[], range: AnalyticsRange
 }
 
 describe.skipIf(!(await postgresReachable()))("the Analytics tab over a year of figures (PostgreSQL)", () => {
-  const dbName = `berth_e2e_analytics_${process.pid}_${Date.now().toString(36)}`;
-  let admin: pg.Client;
+  const dbName = scratchName("berth_e2e_analytics");
+  let scratch: ScratchDatabase | undefined;
   let database: Database;
   let berth: Berth;
   let browser: Browser;
@@ -104,19 +93,16 @@ describe.skipIf(!(await postgresReachable()))("the Analytics tab over a year of 
   let seededAt: Date;
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database "${dbName}"`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
+    scratch = await createScratchDatabase(dbName);
+    const { url } = scratch;
     // Any GeoIP file makes countries part of the report; the seeded rows carry their own.
     const geoip = path.join(os.tmpdir(), `${dbName}.csv`);
     writeFileSync(geoip, "127.0.0.0,127.255.255.255,NZ\n");
     [berth, browser] = await Promise.all([
-      startBerth({ DATABASE_URL: url.toString(), BERTH_ROLES: "api,web,edge", BERTH_GEOIP_CSV: geoip }),
+      startBerth({ DATABASE_URL: url, BERTH_ROLES: "api,web,edge", BERTH_GEOIP_CSV: geoip }),
       launchBrowser(),
     ]);
-    database = await openDatabase({ url: url.toString() });
+    database = await openDatabase({ url });
     // The worker role is off, so fill the subdomain pool the way it would.
     await ensureSubdomainPool(database.db);
 
@@ -139,9 +125,8 @@ describe.skipIf(!(await postgresReachable()))("the Analytics tab over a year of 
     await browser?.close();
     await berth?.stop();
     await database?.close();
-    await admin?.query(`drop database if exists "${dbName}" with (force)`);
+    await scratch?.drop();
     rmSync(path.join(os.tmpdir(), `${dbName}.csv`), { force: true });
-    await admin?.end();
   });
 
   const group = (label: string) => page.getByRole("group", { name: label });

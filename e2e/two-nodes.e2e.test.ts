@@ -11,17 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getWithHost, startBerth, type Berth } from "./support/berth";
 import { waitFor } from "./support/pages";
 import { setPlan } from "./support/berth";
+import { createScratchDatabase, scratchName, type ScratchDatabase } from "../server/test/scratchDatabase";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
-const ADMIN_URL = process.env.BERTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BUCKET = "berth-two-nodes";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
 /** What the issue allows between a change on A and B serving it. */
 const PROPAGATION_MS = 1000;
 
 describe("two nodes, one state", () => {
-  const dbName = `berth_e2e_nodes_${process.pid}_${Date.now().toString(36)}`;
-  let admin: pg.Client;
+  let scratch: ScratchDatabase | undefined;
   let s3: S3rver;
   let s3Dir: string;
   let a: Berth;
@@ -33,12 +32,8 @@ describe("two nodes, one state", () => {
   const seen: Record<string, number> = {};
 
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database "${dbName}"`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    dbUrl = url.toString();
+    scratch = await createScratchDatabase(scratchName("berth_e2e_nodes"));
+    dbUrl = scratch.url;
     s3Dir = mkdtempSync(path.join(os.tmpdir(), "berth-nodes-s3-"));
     s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir });
     const { port } = await s3.run();
@@ -65,8 +60,7 @@ describe("two nodes, one state", () => {
     await Promise.all([a?.stop(), b?.stop()]);
     await s3?.close();
     if (s3Dir) rmSync(s3Dir, { recursive: true, force: true });
-    await admin?.query(`drop database if exists "${dbName}" with (force)`);
-    await admin?.end();
+    await scratch?.drop();
     console.log(`node B saw node A's changes after (ms): ${JSON.stringify(seen)}`);
   });
 

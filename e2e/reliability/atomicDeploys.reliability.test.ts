@@ -15,7 +15,7 @@ import type { DeploymentListResponse, SiteResponse } from "../../common/sites";
 import { ApiClient, getSiteFile, parse } from "./support/client";
 import { urlPathOf, zipOf, type SiteFile } from "./support/contents";
 import { CrashableBerth } from "./support/crashable";
-import { ADMIN_URL, createScratchDatabase, postgresReachable, type ScratchDatabase } from "./support/postgres";
+import { ADMIN_URL, createScratchDatabase, postgresReachable, scratchName, type ScratchDatabase } from "../../server/test/scratchDatabase";
 import { createRandom, seedFromEnv } from "./support/random";
 
 const VERSIONS = 50;
@@ -82,7 +82,7 @@ describe.each(["pglite", "postgres"] as const)("atomic deploys under load on %s"
 
   it.skipIf(driver === "postgres" && !postgresUp)(`serves whole versions only, with no 404 or 5xx, through ${VERSIONS} publishes and ${ROLLBACKS} rollbacks`, async () => {
     const random = createRandom(SEED);
-    if (driver === "postgres") scratchDb = await createScratchDatabase("berth_reliability_atomic");
+    if (driver === "postgres") scratchDb = await createScratchDatabase(scratchName("berth_reliability_atomic"));
     berth = new CrashableBerth(scratchDb ? { DATABASE_URL: scratchDb.url } : {});
     await berth.start();
     const api = new ApiClient(berth);

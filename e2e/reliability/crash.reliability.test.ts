@@ -23,7 +23,7 @@ import { checkInvariants, readDbState, readStoreState, type DbState, type Leftov
 import { mismatch, resync, unchanged, type SiteModel } from "./support/model";
 import { KINDS, Operations, type Kind, type Operation } from "./support/operations";
 import { OrphanWatch } from "./support/orphanWatch";
-import { ADMIN_URL, createScratchDatabase, postgresReachable, type ScratchDatabase } from "./support/postgres";
+import { ADMIN_URL, createScratchDatabase, postgresReachable, scratchName, type ScratchDatabase } from "../../server/test/scratchDatabase";
 import { createRandom, seedFromEnv } from "./support/random";
 
 const KILLS = Number(process.env.BERTH_RELIABILITY_KILLS ?? 28);
@@ -68,7 +68,7 @@ describe.each([
     let postgres: Database | undefined;
     const env: Record<string, string> = { BERTH_ORPHAN_GRACE_SECONDS: String(GRACE_SECONDS) };
     if (driver === "postgres") {
-      scratchDb = await createScratchDatabase("berth_reliability_crash");
+      scratchDb = await createScratchDatabase(scratchName("berth_reliability_crash"));
       env.DATABASE_URL = scratchDb.url;
       postgres = await openDatabase({ url: scratchDb.url });
     }

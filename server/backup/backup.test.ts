@@ -8,8 +8,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createScratchDatabase, scratchName } from "../test/scratchDatabase";
 import { openDatabase, rowsOf, type Database, type Db } from "../db/client";
 import { createFsBlobStore } from "../storage/fs";
 import { DRIVERS, getTestServer, type Driver, type TestClient, type TestDatabase, type TestServer } from "../test/support";
@@ -27,21 +27,8 @@ const SECRET = "test-secret-test-secret-test-secret-0123";
 const BIG_PAGE = `<!doctype html><title>Docs</title>${"<p>Berth keeps every byte.</p>\n".repeat(200)}`;
 
 /** An empty PostgreSQL database of this run (dropped by the global teardown). */
-async function emptyPostgres(label: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${inject("runId")}_bk_${label}_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: inject("postgresAdminUrl") });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  const url = new URL(inject("postgresAdminUrl"));
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-}
+const emptyPostgres = (label: string) =>
+  createScratchDatabase(scratchName(`${inject("runId")}_bk_${label}`), { adminUrl: inject("postgresAdminUrl") });
 
 /** Every row of every table of Berth's schema, as text, in a stable order. */
 async function everyRow(db: Db): Promise<Record<string, string[]>> {

@@ -4,8 +4,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createScratchDatabase } from "../test/scratchDatabase";
 import { openDatabase } from "../db/client";
 import { getTestServer, TEST_APP_URL, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";
@@ -22,21 +22,8 @@ async function cli(env: Record<string, string>, ...argv: string[]) {
 }
 
 /** A PostgreSQL database of this run whose URL the CLI is given (createTestDatabase hides it). */
-async function database(label: string, template?: string) {
-  const name = `${inject("runId")}_bkcli_${label}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: inject("postgresAdminUrl") });
-  await admin.connect();
-  await admin.query(`create database "${name}"${template ? ` template "${template}"` : ""}`);
-  const url = new URL(inject("postgresAdminUrl"));
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-}
+const database = (label: string, template?: string) =>
+  createScratchDatabase(`${inject("runId")}_bkcli_${label}_${process.pid}`, { adminUrl: inject("postgresAdminUrl"), ...(template ? { template } : {}) });
 
 describe("berth backup and restore with PostgreSQL", () => {
   let server: TestServer;

@@ -88,8 +88,6 @@ export async function rollUpBatches(tx: Executor, limit: number): Promise<{ hour
       update analytics_batches set rolled_up = true
       where id in (select id from analytics_batches where not rolled_up order by id limit ${limit} for update skip locked)
       returning site_id, at, events
-    ), claims as (
-      select count(*)::integer as n from claimed
     ), ev as (
       select c.site_id, date_trunc('hour', c.at, 'UTC') as hour, e.*
       from claimed c cross join lateral jsonb_to_recordset(c.events) as e(
@@ -128,12 +126,11 @@ export async function rollUpBatches(tx: Executor, limit: number): Promise<{ hour
       where rank <= ${TOP_KEEP}
       on conflict (site_id, hour, dimension, key) do update set count = analytics_hourly_top.count + excluded.count
     )
-    select t.site_id, s.user_id, t.hour, (select n from claims) as claimed from totals t join sites s on s.id = t.site_id
-    union all
-    select null, null, null, (select n from claims) where not exists (select 1 from totals)`);
-  const rows = rowsOf<{ site_id: string | null; user_id: string | null; hour: string | Date | null; claimed: number }>(result);
+    select t.site_id, s.user_id, t.hour, (select count(*) from claimed)::integer as claimed from totals t join sites s on s.id = t.site_id`);
+  const rows = rowsOf<{ site_id: string; user_id: string; hour: string | Date; claimed: number }>(result);
+  // Every batch holds at least one entry, so no row means nothing was claimed.
   const claimed = Number(rows[0]?.claimed ?? 0);
-  const hours = rows.filter((r) => r.site_id !== null).map((r) => ({ site_id: r.site_id!, user_id: r.user_id!, hour: new Date(r.hour!) }));
+  const hours = rows.map((r) => ({ site_id: r.site_id, user_id: r.user_id, hour: new Date(r.hour) }));
   if (hours.length > 0) {
     // The visitors the statement above added are visible only now.
     await tx.execute(sql`
