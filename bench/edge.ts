@@ -30,14 +30,15 @@ import { Outbox } from "../server/test/outbox";
 import { multipartBody } from "../server/test/sites";
 import { writeZip, type ZipEntrySpec } from "../server/uploads/testing/zipBuilder";
 import { median, sendTimed } from "./support";
+import { compareSideBySide, type SideBySideCase } from "./analyticsSideBySide";
 import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
 const HARNESS = path.resolve(root, "../shared/bench");
 const NGINX_PORT = 8081; // fixed in run-bench.mjs
 const BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"; // loaded by its nginx.conf
 const CASES = ["small", "medium", "large", "404", "gzip", "many"] as const;
-/** Cases run again with analytics collection off. */
-const ANALYTICS_CASES: ReadonlyArray<(typeof CASES)[number]> = ["small", "many"];
+/** Cases measured again with analytics collection on and off, side by side (analyticsSideBySide.ts). */
+const ANALYTICS_CASES = ["small", "many"] as const;
 /** How each case reads in bench/all.ts's table (the harness's case names are terse). */
 const CASE_LABELS: Record<string, string> = {
   small: "small GET /index.html (2 KB)",
@@ -61,7 +62,7 @@ class BenchError extends Error {}
 interface Options {
   quick: boolean;
   keepData: boolean;
-  /** --no-analytics-off: skip the two passes of small and many with analytics collection on and off. */
+  /** --no-analytics-off: skip small and many with analytics collection on and off, side by side. */
   skipAnalyticsOff: boolean;
   /** Passed to run-bench.mjs as they are (after ours). */
   passThrough: string[];
@@ -107,7 +108,7 @@ const USAGE = `Usage: npm run bench:edge -- [--quick] [--keep-data] [run-bench.m
   --quick       1 round x 5 s per case instead of 3 x 10 s, and at most 20 s of waiting for a quiet
                 machine and 1 retry per measurement (= --runs 1 --duration 5 --retries 1 --quiet-wait 20)
   --keep-data   keep Berth's data directory (the site) after the run
-  --no-analytics-off  skip the two extra passes of small and many, with analytics collection on and off
+  --no-analytics-off  skip small and many with analytics collection on and off, side by side on one core
   --summary-json FILE  also write the headline figures there as JSON (for bench/all.ts)
   Any other option goes to ${path.join(HARNESS, "run-bench.mjs")}, e.g. --cases small,many --runs 5 --out DIR.
   Not for --servers/--extra-*/--host: this script sets them.`;
@@ -635,30 +636,28 @@ async function main(): Promise<number> {
     if (existsSync(likeFile)) likeForLike = { rows: (JSON.parse(readFileSync(likeFile, "utf8")) as { results: HarnessRecord[] }).results, paths: kept.length };
   }
 
-  // Analytics collection costs: two passes of their own, alike but for BERTH_ANALYTICS, one right
-  // after the other, on the cases where a request costs least (so the recording's share is
-  // largest). Comparing the main pass with an off pass instead mixed in what differs between
-  // them: the main pass's server has served every other case first (its caches and heap too).
-  let analyticsOn: HarnessRecord[] | undefined;
-  let analyticsOff: HarnessRecord[] | undefined;
+  // Analytics collection costs: both servers side by side on the server core, at the same time
+  // (analyticsSideBySide.ts says why), on the cases where a request costs least, so the
+  // recording's share is largest.
+  let analytics: SideBySideCase[] | undefined;
   const offCases = ANALYTICS_CASES.filter((c) => cases.includes(c));
   if (!options.skipAnalyticsOff && offCases.length > 0) {
-    const pass = async (analytics: boolean): Promise<HarnessRecord[] | undefined> => {
-      const passEnv = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api", BERTH_ANALYTICS: String(analytics) })
-        .map(([k, v]) => `${k}=${shellQuote(v)}`)
-        .join(" ");
-      const passOut = path.join(out, analytics ? "analytics-on" : "analytics-off");
-      console.log(`\nThe ${offCases.join(" and ")} cases again, with analytics collection ${analytics ? "on" : "off"} (BERTH_ANALYTICS=${analytics}).\n`);
-      await runHarness(
-        [`exec env ${passEnv} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`, ...args.slice(1), "--cases", offCases.join(","), "--out", passOut],
-        (pid) => (watcher = new ServerRssWatcher(pid, site.dataDir)),
-      );
-      servers.push(...(watcher?.stop() ?? []));
-      const file = path.join(passOut, "results.json");
-      return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { results: HarnessRecord[] }).results : undefined;
-    };
-    analyticsOn = await pass(true);
-    analyticsOff = await pass(false);
+    const rounds = options.quick ? 3 : 5;
+    const seconds = options.quick ? 5 : 10;
+    console.log(`\nAnalytics collection on and off, side by side: the ${offCases.join(" and ")} cases, ${rounds} rounds of ${seconds} s.\n`);
+    analytics = await compareSideBySide({
+      dataDir: site.dataDir,
+      hostName: site.host.slice(0, site.host.lastIndexOf(":")),
+      env: berthEnv,
+      cases: offCases,
+      manyScript: path.join(HARNESS, "lua/many.lua"),
+      manyPaths: `${options.corpus}.paths`,
+      rounds,
+      seconds,
+      serverCpu: "0",
+      wrkCpu: "1",
+      out,
+    });
   }
 
   const rows = cases.map((c) => {
@@ -690,22 +689,18 @@ async function main(): Promise<number> {
     ...rows.map((r) => `| ${r.c} | ${fmt(r.nginx)} | ${fmt(r.ours)} | ${Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : "-"} | ${r.notes.join("; ")} |`),
     "",
   ];
-  if (analyticsOn && analyticsOff) {
-    const onRuns = analyticsOn;
-    const offRuns = analyticsOff;
+  if (analytics) {
     lines.push(
-      "## Analytics collection on vs off (two passes of their own; goal: on within 5 % of off)",
+      "## Analytics collection on vs off (side by side on one core, at the same time; goal: on within 5 % of off)",
       "",
-      "| case | on: req/s (/ nginx) | off: req/s (/ nginx) | on / off, req/s | on / off, req per server CPU-s | on / off, each / its nginx |",
-      "|---|---:|---:|---:|---:|---:|",
-      ...offCases.map((c) => {
-        const on = medianRps(onRuns, "ours", c);
-        const off = medianRps(offRuns, "ours", c);
-        const onRatio = on / medianRps(onRuns, "nginx", c);
-        const offRatio = off / medianRps(offRuns, "nginx", c);
-        const cpu = medianOf(onRuns, "ours", c, "req_per_srv_cpu_s") / medianOf(offRuns, "ours", c, "req_per_srv_cpu_s");
-        return `| ${c} | ${fmt(on)} (${onRatio.toFixed(2)}) | ${fmt(off)} (${offRatio.toFixed(2)}) | ${(on / off).toFixed(3)} | ${cpu.toFixed(3)} | ${(onRatio / offRatio).toFixed(3)} |`;
-      }),
+      "| case | on: req/s | off: req/s | on / off, req/s | on / off, req per server CPU-s | rounds (on / off, req/s) |",
+      "|---|---:|---:|---:|---:|---|",
+      ...analytics.map(
+        (a) =>
+          `| ${a.case} | ${fmt(a.onRps)} | ${fmt(a.offRps)} | ${a.rpsRatio.toFixed(3)} | ${a.perCpuRatio.toFixed(3)} | ${a.rounds.map((r) => (r.on.rps / r.off.rps).toFixed(3)).join(", ")} |`,
+      ),
+      "",
+      "Each server has about half the core: req/s are half of a server alone. Medians over the rounds of each round's ratio.",
       "",
     );
   }
@@ -731,18 +726,18 @@ async function main(): Promise<number> {
     anchors: [{ label: "nginx", value: r.nginx }],
     note: r.notes.join("; ") || undefined,
   }));
-  if (analyticsOn && analyticsOff) {
-    const off = "analytics off (BERTH_ANALYTICS=false, own pass)";
-    const note = "on / off, each in a pass of its own; goal: within 5 %";
-    for (const c of offCases) {
+  if (analytics) {
+    const off = "analytics off, side by side (BERTH_ANALYTICS=false)";
+    const note = "on / off, both servers on one core at the same time, median of the rounds' ratios; goal: within 5 %";
+    for (const a of analytics) {
       figures.push(
-        { figure: `${c}: analytics on, req/s`, value: medianRps(analyticsOn, "ours", c), unit: "req/s", anchors: [{ label: off, value: medianRps(analyticsOff, "ours", c) }], note },
+        { figure: `${a.case}: analytics on, req/s (side by side)`, value: a.onRps, unit: "req/s", anchors: [{ label: off, value: a.offRps }], note: `${note}; ratio ${a.rpsRatio.toFixed(3)}` },
         {
-          figure: `${c}: analytics on, req per server CPU-s`,
-          value: medianOf(analyticsOn, "ours", c, "req_per_srv_cpu_s"),
+          figure: `${a.case}: analytics on, req per server CPU-s (side by side)`,
+          value: a.onPerCpu,
           unit: "req/CPU-s",
-          anchors: [{ label: off, value: medianOf(analyticsOff, "ours", c, "req_per_srv_cpu_s") }],
-          note,
+          anchors: [{ label: off, value: a.offPerCpu }],
+          note: `${note}; ratio ${a.perCpuRatio.toFixed(3)}`,
         },
       );
     }

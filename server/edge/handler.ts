@@ -158,16 +158,23 @@ function prepare(host: ServedHost, rawPath: string): Prepared {
   }
 }
 
-function preparedFor(host: ServedHost, rawPath: string): Prepared {
-  let prepared = host.routes.get(rawPath) as Prepared | undefined;
-  if (prepared === undefined) {
-    prepared = prepare(host, rawPath);
+/**
+ * What a path answers, with the path itself as the route table keeps it: one string per path,
+ * whose hash is worked out once, so analytics can group requests by it for the price of a lookup
+ * by identity (a fresh string from each request costs a hash of its characters every time).
+ */
+type Route = Prepared & { readonly path: string };
+
+function routeFor(host: ServedHost, rawPath: string): Route {
+  let route = host.routes.get(rawPath) as Route | undefined;
+  if (route === undefined) {
+    route = { ...prepare(host, rawPath), path: rawPath };
     // Tokens are as many as anyone cares to make up: they must not crowd out real paths.
-    if (prepared.kind === "share") return prepared;
+    if (route.kind === "share") return route;
     if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
-    host.routes.set(rawPath, prepared);
+    host.routes.set(rawPath, route);
   }
-  return prepared;
+  return route;
 }
 
 export interface EdgeDeps {
@@ -197,7 +204,7 @@ function countWhenFinished(analytics: AnalyticsRecorder, req: IncomingMessage, r
   const before = req.socket.bytesWritten;
   res.once("finish", () => {
     if (reply.served === undefined) return;
-    analytics.record(reply.served, req.headers.host ?? "", req.url ?? "/", req.headers, req.socket.remoteAddress, res.statusCode, res.getHeader("content-type"), req.socket.bytesWritten - before);
+    analytics.record(reply.served, req.headers.host ?? "", reply.path ?? req.url ?? "/", req.headers, req.socket.remoteAddress, res.statusCode, { "content-type": res.getHeader("content-type") }, req.socket.bytesWritten - before);
   });
 }
 
@@ -213,7 +220,8 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
 
   const answer = (req: EdgeRequest, reply: EdgeReply, host: ServedHost, url: string): void | Promise<void> => {
     const queryAt = url.indexOf("?");
-    const prepared = preparedFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+    const prepared = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+    reply.path = prepared.path;
     switch (prepared.kind) {
       case "file":
         if (respondFromMemory(req, reply, deps.cache, prepared.file)) return;
@@ -221,7 +229,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
       case "page":
         return sendPage(req, reply, prepared);
       case "share":
-        return share.open(req, reply, host, queryAt === -1 ? url : url.slice(0, queryAt)).catch((error: unknown) => fail(req, reply, error));
+        return share.open(req, reply, host, prepared.path).catch((error: unknown) => fail(req, reply, error));
       case "redirect": {
         // The visitor's query string goes along, unless the rule's target has its own.
         if (queryAt === -1 || prepared.location.includes("?")) return reply.send(prepared.status, prepared.headers);
@@ -358,7 +366,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
         const url = req.url ?? "/";
         if (req.headers.range === undefined) return answer(req, reply, host, url);
         const queryAt = url.indexOf("?");
-        const prepared = preparedFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+        const prepared = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
         if (prepared.kind !== "file" || !rangeApplies(req, prepared.file)) return answer(req, reply, host, url);
         return respondWithRange(req, res, deps, prepared.file).catch((error: unknown) => fail(req, reply, error));
       });

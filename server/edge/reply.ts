@@ -39,6 +39,11 @@ export interface EdgeReply {
   readonly headersSent: boolean;
   /** Set by the handler as soon as it knows the site; unset, the request is not counted. */
   served: ServedSite | undefined;
+  /**
+   * Set by the handler once it has found the path's route: the path as the route table keeps it
+   * (no query), which analytics counts the request under. Unset, analytics cuts the request's URL.
+   */
+  path: string | undefined;
   /** A complete answer; no body for HEAD, 304 or an empty file. */
   send(status: number, headers: OutgoingHttpHeaders, body?: Buffer): void;
   /**
@@ -69,6 +74,7 @@ function writeHead(res: ServerResponse, status: number, headers: OutgoingHttpHea
 export function nodeReply(res: ServerResponse): EdgeReply {
   return {
     served: undefined,
+    path: undefined,
     get headersSent() {
       return res.headersSent;
     },

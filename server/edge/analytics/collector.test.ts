@@ -10,7 +10,7 @@ import { AnalyticsCollector } from "./collector";
 import { parseGeoIpCsv } from "./geoip";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
-const HTML = "text/html; charset=utf-8";
+const HTML = { "content-type": "text/html; charset=utf-8" };
 
 describe("the analytics collector", () => {
   let server: TestServer;
@@ -74,7 +74,7 @@ describe("the analytics collector", () => {
     expect(all.reduce((sum, r) => sum + r.requests, 0)).toBe(5000 + paths);
   });
 
-  it("keeps a target's answers apart by status and type, whatever order clients interleave in", async () => {
+  it("keeps a target's answers apart by status and type, not by header object, whatever order clients interleave in", async () => {
     const c = collector();
     const other = { siteId: (await createSiteWith((await signedInClient(server)).client, htmlFile())).id, versionHost: false };
     for (let i = 0; i < 4; i++) {
@@ -82,7 +82,9 @@ describe("the analytics collector", () => {
       c.record(other, "fghij.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 7);
       c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 404, HTML, 1);
       c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER, referer: "https://news.example/" }, "203.0.113.1", 200, HTML, 10);
-      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, "text/plain", 3);
+      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, { "content-type": "text/plain" }, 3);
+      // Another encoding of the same page: its own header object, the same type.
+      c.record(site, "abcde.localhost", "/gone", { "user-agent": BROWSER }, "203.0.113.1", 200, { ...HTML, "content-encoding": "br" }, 5);
     }
     await c.close();
     // One raw row per site and write, holding its entries.
@@ -94,7 +96,7 @@ describe("the analytics collector", () => {
     expect(written.map((r) => [r.path, r.status, r.page_view, r.requests, Number(r.bytes)]).sort()).toEqual([
       ["/gone", 200, false, 4, 12],
       ["/gone", 200, true, 4, 40],
-      ["/gone", 200, true, 4, 40],
+      ["/gone", 200, true, 8, 60],
       ["/gone", 404, false, 4, 4],
     ]);
     expect(written.filter((r) => r.page_view).map((r) => (r as { referrer_host?: string | null }).referrer_host).sort()).toEqual(["news.example", null]);

@@ -35,6 +35,7 @@ export interface ConnectionOptions {
 export class EdgeConnection implements EdgeReply {
   headersSent = false;
   served: ServedSite | undefined = undefined;
+  path: string | undefined = undefined;
   /** Bytes received and not yet answered. */
   private input: Buffer | undefined;
   /** A request is being answered asynchronously. */
@@ -101,6 +102,7 @@ export class EdgeConnection implements EdgeReply {
       this.current = head;
       this.headersSent = false;
       this.served = undefined;
+      this.path = undefined;
       let pending: void | Promise<void>;
       try {
         pending = this.options.serve(head, this, label);
@@ -191,7 +193,7 @@ export class EdgeConnection implements EdgeReply {
   private count(status: number, headers: OutgoingHttpHeaders, bytes: number): void {
     const { analytics } = this.options;
     const head = this.current!;
-    analytics?.record(this.served!, head.host, head.url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers["content-type"], bytes);
+    analytics?.record(this.served!, head.host, this.path ?? head.url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers, bytes);
   }
 
   async stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void> {
