@@ -13,16 +13,19 @@ export type HostKind = "subdomain" | "deployment" | "custom";
 export const TOP_DIMENSIONS = ["page", "referrer", "status", "not_found", "country"] as const;
 export type TopDimension = (typeof TOP_DIMENSIONS)[number];
 
-/** One grouped raw entry: requests alike in every field below, served in one minute. */
+/**
+ * One grouped raw entry: requests alike in every field below, served in one minute. A field left
+ * out of the JSON reads as null (jsonb_to_recordset), which the collector uses to keep batches small.
+ */
 export interface AnalyticsEntry {
   host_kind: HostKind;
   path: string;
   status: number;
   page_view: boolean;
   bot: boolean;
-  referrer_host: string | null;
-  country: string | null;
-  visitor: string | null;
+  referrer_host?: string | null;
+  country?: string | null;
+  visitor?: string | null;
   requests: number;
   bytes: number;
 }
