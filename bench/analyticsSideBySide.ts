@@ -13,10 +13,10 @@
 // collection: each server gets about half the core, so what it does once a second whatever the
 // load (the batch write) weighs about twice what it weighs on a server alone on a core.
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, openSync, closeSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, openSync, closeSync, rmSync } from "node:fs";
 import path from "node:path";
 import { freePort, getWithHost, serverEntry } from "../e2e/support/berth";
-import { median } from "./support";
+import { cpuTimeMs, median } from "./support";
 
 export interface SideBySideOptions {
   /** The prepared site's data directory; copied for the second server, never written by this. */
@@ -57,7 +57,6 @@ export interface SideBySideCase {
 
 const CONNECTIONS = 64;
 const WARM_UP_SECONDS = 3;
-const CLOCK_TICKS = 100;
 const PATHS = { small: "/index.html", many: "/" } as const;
 
 interface Server {
@@ -92,10 +91,8 @@ async function stopServer(server: Server): Promise<void> {
   await exited;
 }
 
-/** utime + stime of a process, in seconds. */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  return cpuTimeMs(pid) / 1000;
 }
 
 function wrk(options: SideBySideOptions, server: Server, cas: "small" | "many", seconds: number): Promise<number> {

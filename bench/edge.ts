@@ -29,7 +29,7 @@ import { MIN_COMPRESS_BYTES } from "../server/services/compressVariants";
 import { Outbox } from "../server/test/outbox";
 import { multipartBody } from "../server/test/sites";
 import { writeZip, type ZipEntrySpec } from "../server/uploads/testing/zipBuilder";
-import { median, sendTimed } from "./support";
+import { cpuTimeMs, median, sendTimed } from "./support";
 import { compareSideBySide, type SideBySideCase } from "./analyticsSideBySide";
 import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
@@ -50,7 +50,6 @@ const CASE_LABELS: Record<string, string> = {
   "many, like for like": "many, like for like (paths both answer 200)",
 };
 const RSS_POLL_MS = 250;
-const CLOCK_TICKS = 100; // getconf CLK_TCK, as run-bench.mjs assumes
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -279,9 +278,7 @@ async function signIn(port: number, appUrl: string, outbox: Outbox): Promise<str
 
 function cpuSeconds(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return cpuTimeMs(pid) / 1000;
   } catch {
     return undefined;
   }

@@ -368,6 +368,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
         const queryAt = url.indexOf("?");
         const prepared = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
         if (prepared.kind !== "file" || !rangeApplies(req, prepared.file)) return answer(req, reply, host, url);
+        reply.path = prepared.path;
         return respondWithRange(req, res, deps, prepared.file).catch((error: unknown) => fail(req, reply, error));
       });
     },
