@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { EdgeHandler } from "./edge/handler";
 import type { HostRouter } from "./edge/hosts";
 import { EdgeConnection } from "./edge/http1/connection";
+import { IdleSweep } from "./edge/http1/idleSweep";
 import type { AnalyticsRecorder } from "./edge/analytics/collector";
 
 export interface ServerOptions {
@@ -38,6 +39,9 @@ export function createBerthServer(options: ServerOptions): http.Server {
   };
   const open = new Set<EdgeConnection>();
   const gone = (connection: EdgeConnection) => open.delete(connection);
+  const sweep = new IdleSweep(open);
+  server.on("listening", () => sweep.start());
+  server.on("close", () => sweep.stop());
   server.on("connection", (socket: Socket) => {
     const connection = new EdgeConnection(
       socket,
@@ -49,6 +53,7 @@ export function createBerthServer(options: ServerOptions): http.Server {
         keepAliveMs: server.keepAliveTimeout,
         headersTimeoutMs: server.headersTimeout,
         analytics: options.analytics,
+        clock: sweep,
       },
       gone,
     );

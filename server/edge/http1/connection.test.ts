@@ -247,6 +247,21 @@ describe("the edge's HTTP/1.1 layer", () => {
     await c.closedByServer(2000);
   });
 
+  it("keeps an idle connection for the whole keep-alive timeout, not less", async () => {
+    const c = await connect({ keepAliveTimeout: 1000 });
+    c.write(get("/a.txt"));
+    expect((await c.response()).headers["keep-alive"]).toBe("timeout=1");
+    // The sweep looks a few times a second: idle for most of the timeout, still open.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(c.closed).toBe(false);
+    c.write(get("/a.txt"));
+    expect((await c.response()).body.toString()).toBe("first file");
+    // A request restarts the count; then the connection goes, within two sweeps of the timeout.
+    const answered = Date.now();
+    await c.closedByServer(3000);
+    expect(Date.now() - answered).toBeGreaterThanOrEqual(1000);
+  });
+
   it("lets the server close while clients keep idle connections open", async () => {
     const c = await connect();
     c.write(get("/a.txt"));
