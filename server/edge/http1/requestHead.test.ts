@@ -120,6 +120,17 @@ describe("parseRequestHead", () => {
     ["a DEL byte", "GET /\x7f HTTP/1.1\r\nHost: h\r\n\r\n"],
   ])("hands over %s", (_name, text) => {
     expect(head(text)).toBe("unsupported");
+    // Input of more than 2 KB (pipelined requests behind this one) takes the other search.
+    const queued = `GET /next HTTP/1.1\r\nHost: h\r\nX: ${"a".repeat(3000)}\r\n\r\n`;
+    expect(head(text + queued)).toBe("unsupported");
+  });
+
+  it("reads a head the same way with more than 2 KB queued behind it", () => {
+    const first = "GET /1 HTTP/1.1\r\nHost: h\r\nAccept-Encoding: br\r\n\r\n";
+    const queued = `GET /2 HTTP/1.1\r\nHost: h\r\nX: ${"a".repeat(3000)}\r\n\r\n`;
+    const r = parsed(first + queued);
+    expect([r.url, r.host, r.headers["accept-encoding"], r.length]).toEqual(["/1", "h", "br", first.length]);
+    expect(parsed(queued).url).toBe("/2");
   });
 
   it("hands over heads past the size limit, finished or not", () => {
