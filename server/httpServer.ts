@@ -47,6 +47,7 @@ export function createBerthServer(options: ServerOptions): http.Server {
       socket,
       {
         siteLabel: (host) => hosts.siteLabel(host),
+        stableLabel: (host) => hosts.stableLabel(host),
         serve: (req, reply, label) => edge.serve(req, reply, label),
         handOff,
         log: options.log,

@@ -8,6 +8,7 @@ import { updateUser } from "../services/admin/updateUser";
 import { TestDnsServer } from "../test/dnsServer";
 import { activeDomain, addDomainTo, provisionAt, publishRecords } from "../test/domains";
 import { ownerWithSite } from "../test/factories";
+import { RawConnection } from "../test/rawHttp";
 import { hostOf } from "../test/sites";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 
@@ -110,6 +111,33 @@ describe.each(DRIVERS)("custom domains at the edge (%s)", (driver) => {
     await expectNotServed(name);
     expect((await ask(name)).statusCode).toBe(404);
     await expectServed(hostOf(site.url));
+  });
+
+  it("stops serving a removed domain at once on a connection kept open, which still serves site hosts", async () => {
+    const { client, site } = await proSite();
+    const name = hostname();
+    const domain = await activeDomain(server, dns, client, site.id, name);
+    const connection = await RawConnection.open(await server.edge.port());
+    try {
+      const request = (host: string) => `GET /app.js HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+      connection.write(request(name) + request(name));
+      for (let i = 0; i < 2; i++) expect((await connection.response()).status).toBe(200);
+      expect((await client.delete(`/api/domains/${domain.id}`)).statusCode).toBe(204);
+      connection.write(request(name));
+      expect((await connection.response()).status).toBe(NOT_THE_EDGE);
+    } finally {
+      connection.close();
+    }
+    // The same, the other way round: a site host first, then a domain nobody has.
+    const other = await RawConnection.open(await server.edge.port());
+    try {
+      other.write(`GET /app.js HTTP/1.1\r\nHost: ${hostOf(site.url)}\r\n\r\n`);
+      expect((await other.response()).body.toString()).toBe("console.log('0123456789')");
+      other.write(`GET /app.js HTTP/1.1\r\nHost: ${hostname()}\r\n\r\n`);
+      expect((await other.response()).status).toBe(NOT_THE_EDGE);
+    } finally {
+      other.close();
+    }
   });
 
   it("stops serving when the site is deleted, at once, and again after a restore", async () => {

@@ -40,6 +40,15 @@ describe("host routing", () => {
     expect(router.siteLabel("www.shop.test")).toBeUndefined();
   });
 
+  it("gives a stable label for sites-domain hosts only, never for a custom domain", () => {
+    const active = new Map([["www.shop.test", { subdomain: "qwert" }]]);
+    const router = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost", customDomains: { target: (host) => active.get(host) } });
+    expect(router.stableLabel("Abcde.localhost:8080")).toBe("abcde");
+    expect(router.stableLabel("www.shop.test")).toBeUndefined();
+    expect(router.stableLabel("localhost:8080")).toBeUndefined();
+    expect(router.siteLabel("www.shop.test")).toBe("qwert");
+  });
+
   it("normalizes ports, case and trailing dots", () => {
     expect(normalizeHost("Foo.Example:443")).toBe("foo.example");
     expect(normalizeHost("[::1]:80")).toBe("[::1]");

@@ -17,6 +17,11 @@ export interface HostRouter {
    * an active custom domain (served exactly as that host); undefined otherwise.
    */
   siteLabel(hostHeader: string | undefined): string | undefined;
+  /**
+   * The label when `host` is {label}.{sitesDomain}, whose answer never changes (unlike a custom
+   * domain's): a connection may remember it for its next requests with the same Host.
+   */
+  stableLabel(hostHeader: string): string | undefined;
 }
 
 /** Active custom domains, from memory (edge/customDomains.ts). */
@@ -33,7 +38,7 @@ export function createHostRouter(options: { appUrl: string; sitesDomain: string;
   // Host header as sent → its label, for hosts under the sites domain only: their answer never
   // changes, unlike a custom domain's, which is asked of the registry every time.
   const stable = new Map<string, string>();
-  const siteLabel = (hostHeader: string | undefined) => {
+  const labelOf = (hostHeader: string | undefined, stableOnly: boolean) => {
     if (hostHeader !== undefined) {
       const known = stable.get(hostHeader);
       if (known !== undefined) return known;
@@ -41,7 +46,7 @@ export function createHostRouter(options: { appUrl: string; sitesDomain: string;
     const host = normalizeHost(hostHeader);
     if (!host || host === appHost) return undefined;
     // Any other host goes to Fastify, as before: the dashboard stays reachable by IP or localhost.
-    if (!host.endsWith(suffix)) return customDomains?.target(host)?.subdomain;
+    if (!host.endsWith(suffix)) return stableOnly ? undefined : customDomains?.target(host)?.subdomain;
     const label = host.slice(0, -suffix.length);
     if (label.length === 0) return undefined;
     // Random host names must not grow the map without end.
@@ -49,5 +54,8 @@ export function createHostRouter(options: { appUrl: string; sitesDomain: string;
     stable.set(hostHeader!, label);
     return label;
   };
-  return { siteLabel };
+  return {
+    siteLabel: (hostHeader) => labelOf(hostHeader, false),
+    stableLabel: (hostHeader) => labelOf(hostHeader, true),
+  };
 }

@@ -23,6 +23,8 @@ const EMPTY = Buffer.alloc(0);
 export interface ConnectionOptions {
   /** The site label for a Host, or undefined when the host is not a site (→ node:http). */
   siteLabel(host: string): string | undefined;
+  /** The label of a Host under the sites domain, which never changes (HostRouter.stableLabel). */
+  stableLabel(host: string): string | undefined;
   serve(req: RequestHead, reply: EdgeReply, label: string): void | Promise<void>;
   /** Gives the socket to node:http. */
   handOff(socket: Socket): void;
@@ -51,6 +53,15 @@ export class EdgeConnection implements EdgeReply {
   private address: string | undefined;
   /** When the client last sent something, by the coarse clock (see `idle`). */
   private seenAt: number;
+  /**
+   * The Host of the previous request and its label, when that can never change (a host under
+   * the sites domain): a client sends the same Host on every request of a connection, and
+   * comparing two strings is cheaper than hashing one for a lookup.
+   */
+  private stableHost: string | undefined;
+  private stableLabel: string | undefined;
+  /** The previous request's Host when it was not under the sites domain (a custom domain, say). */
+  private otherHost: string | undefined;
   private readonly keepAliveEnd: string;
   private static readonly closeEnd = headEnd(undefined);
 
@@ -113,9 +124,7 @@ export class EdgeConnection implements EdgeReply {
       if (head === "incomplete") return this.awaitRestOfHead();
       this.incompleteSince = 0;
       if (head === "unsupported" || head.range) return this.handOff();
-      // Asked on every request: a custom domain can stop being served while a proxy keeps its
-      // connection open (the router remembers sites-domain hosts, so this stays cheap).
-      const label = this.options.siteLabel(head.host);
+      const label = this.labelFor(head.host);
       if (label === undefined) return this.handOff();
 
       this.input = head.length === this.input.length ? undefined : this.input.subarray(head.length);
@@ -138,6 +147,22 @@ export class EdgeConnection implements EdgeReply {
       }
       if (!this.keepsAlive()) return void this.socket.end();
     }
+  }
+
+  private labelFor(host: string): string | undefined {
+    if (host === this.stableHost) return this.stableLabel;
+    if (host !== this.otherHost) {
+      const label = this.options.stableLabel(host);
+      if (label !== undefined) {
+        this.stableHost = host;
+        this.stableLabel = label;
+        return label;
+      }
+      this.otherHost = host;
+    }
+    // Asked on every request: a custom domain can stop being served while a proxy keeps its
+    // connection open.
+    return this.options.siteLabel(host);
   }
 
   /** After an asynchronous answer: the next request, if the connection stays. */
