@@ -86,8 +86,10 @@ export function parseRequestHead(buffer: Buffer): HeadResult {
   if (space === -1 || space > lineEnd) return "unsupported";
   const url = text.slice(urlStart, space);
   if (url.includes("\t")) return "unsupported";
-  const version = text.slice(space + 1, lineEnd);
-  if (version !== "HTTP/1.1" && version !== "HTTP/1.0") return "unsupported";
+  // "HTTP/1.1" or "HTTP/1.0", compared in place.
+  if (lineEnd - space !== 9 || !text.startsWith("HTTP/1.", space + 1)) return "unsupported";
+  const minor = text.charCodeAt(lineEnd - 1);
+  if (minor !== 0x31 && minor !== 0x30) return "unsupported";
 
   let host: string | undefined;
   let connection = "";
@@ -101,11 +103,11 @@ export function parseRequestHead(buffer: Buffer): HeadResult {
     const colon = text.indexOf(":", at);
     if (colon === -1 || colon > next || ++fields > MAX_FIELDS) return "unsupported";
     const name = text.slice(at, colon);
-    // Also refuses obs-fold (a line starting with a space) and a space before the colon.
-    if (!TOKEN.test(name)) return "unsupported";
-    // Only SP and HTAB can be at the ends: BAD_BYTES left no other whitespace.
+    // Only SP and HTAB can be at the ends: PLAIN_LINES left no other whitespace.
     const value = text.slice(colon + 1, next).trim();
     at = next + 2;
+    // Lower-casing keeps every character that is not a letter, so a name that matches one of
+    // the cases below is a token; any other is checked in `default`.
     switch (name.toLowerCase()) {
       case "host":
         if (host !== undefined) return "unsupported";
@@ -148,10 +150,13 @@ export function parseRequestHead(buffer: Buffer): HeadResult {
       case "x-forwarded-for":
         headers["x-forwarded-for"] = headers["x-forwarded-for"] === undefined ? value : `${headers["x-forwarded-for"]}, ${value}`;
         break;
+      default:
+        // Also refuses obs-fold (a line starting with a space) and a space before the colon.
+        if (!TOKEN.test(name)) return "unsupported";
     }
   }
   if (host === undefined) return "unsupported";
-  const keepAlive = version === "HTTP/1.1" ? !hasToken(connection, "close") : hasToken(connection, "keep-alive");
+  const keepAlive = minor === 0x31 ? !hasToken(connection, "close") : hasToken(connection, "keep-alive");
   return { method, url, host, headers, range, keepAlive, length };
 }
 
