@@ -337,20 +337,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
   };
 
   return {
-    serve(req, reply, label) {
-      // Nearly every request: a warm host with no schedule and no password, answered without
-      // the closure and the gates below.
-      const warm = deps.resolver.peek(label);
-      if (warm && !warm.scheduled && !warm.protected) {
-        reply.served = warm;
-        try {
-          return answer(req, reply, warm, req.url ?? "/");
-        } catch (error) {
-          return fail(req, reply, error);
-        }
-      }
-      return withHost(req, reply, label, (host) => answer(req, reply, host, req.url ?? "/"));
-    },
+    serve: (req, reply, label) => withHost(req, reply, label, (host) => answer(req, reply, host, req.url ?? "/")),
 
     serveNode(req, res, label) {
       const reply = nodeReply(res);

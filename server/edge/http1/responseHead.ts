@@ -133,13 +133,14 @@ export function wholeResponse(status: number, headers: OutgoingHttpHeaders, body
     }
     forget(headers, ready);
   }
-  const before = statusLine(status) + headerLines(headers) + DATE_FIELD;
-  const text = before + dateValue + "\r\n" + end;
+  const text = responseHead(status, headers, end);
+  // The Date line sits just before `end`; its value after the field name.
+  const dateAt = text.length - end.length - dateLine.length + DATE_FIELD.length;
   const bytes = Buffer.allocUnsafeSlow(text.length + body.length);
   bytes.write(text, 0, "latin1");
   body.copy(bytes, text.length);
   if (whole.size < WHOLE_MAX_ENTRIES && wholeBytes + bytes.length <= WHOLE_MAX_BYTES) {
-    whole.set(headers, { status, body, end, bytes, dateAt: before.length, second, lent: false });
+    whole.set(headers, { status, body, end, bytes, dateAt, second, lent: false });
     wholeBytes += bytes.length;
   }
   return bytes;
