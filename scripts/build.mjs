@@ -5,6 +5,7 @@ import { build as viteBuild } from "vite";
 import { build as esbuild } from "esbuild";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { sourceHash, root } from "./source-hash.mjs";
+import { buildNative } from "./build-native.mjs";
 import path from "node:path";
 
 export async function buildAll({ quiet = false } = {}) {
@@ -22,6 +23,7 @@ export async function buildAll({ quiet = false } = {}) {
     logLevel: quiet ? "warning" : "info",
   });
   mkdirSync(path.join(root, "dist"), { recursive: true });
+  buildNative();
   writeFileSync(path.join(root, "dist/.build-stamp"), sourceHash());
   if (!quiet) console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

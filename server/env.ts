@@ -117,6 +117,9 @@ const Schema = z.object({
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("true")
     .transform((v) => v === "true" || v === "1"),
+  // Set to false to write every body through Node instead of sending big cached ones with
+  // sendfile (server/edge/native). Read where the addon loads; checked here so a typo is an error.
+  BERTH_NATIVE_SEND: z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional(),
   // A GeoIP country database as CSV lines `first_ip,last_ip,country_code` (the DB-IP Lite
   // "ip-to-country" CSV has this form). Unset: analytics record no country.
   BERTH_GEOIP_CSV: z.preprocess(blankToUndefined, z.string().optional()),

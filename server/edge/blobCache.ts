@@ -3,6 +3,7 @@
 // only sets a flag (cheap on the hot path), and eviction spares a flagged entry once.
 // Blobs never change (they are named by their hash), so nothing here is ever stale.
 import type { BlobStore } from "../storage/blobStore";
+import { seal, unseal } from "./native/sealedBodies";
 
 /** Files up to this size are served from memory; bigger ones are streamed from the blob store. */
 export const MAX_CACHED_FILE_BYTES = 1024 * 1024;
@@ -51,7 +52,8 @@ export class BlobCache {
   private async read(sha256: string): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of await this.store.get(sha256)) chunks.push(chunk as Buffer);
-    const buffer = Buffer.concat(chunks);
+    // Big enough bodies move into a sealed memfd, so the edge can sendfile them (sealedBodies.ts).
+    const buffer = seal(Buffer.concat(chunks));
     this.entries.set(sha256, { buffer, hot: false });
     this.bytes += buffer.length;
     this.evict();
@@ -69,6 +71,7 @@ export class BlobCache {
         this.entries.set(key, entry);
       } else {
         this.bytes -= entry.buffer.length;
+        unseal(entry.buffer);
       }
     }
   }

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, hostOf, zipOf } from "../../test/sites";
@@ -14,8 +14,10 @@ import { passKeys } from "../protection";
 import { EdgeResolver } from "../resolver";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "../blobCache";
 import { createHostRouter } from "../hosts";
+import { kernelSend } from "../native/kernelSend";
 
 const big = randomBytes(3 * 1024 * 1024); // above the memory cache's per-file limit: streamed
+const medium = randomBytes(150 * 1024); // cached, and sent by the kernel from a sealed memfd
 const text = "0123456789".repeat(500);
 
 // node:http spells the field "Connection"; the edge's own layer writes names in lower case.
@@ -37,6 +39,7 @@ describe("the edge's HTTP/1.1 layer", () => {
       { name: "b.txt", data: "second file" },
       { name: "text.txt", data: text },
       { name: "big.bin", data: big },
+      { name: "medium.bin", data: medium },
     ]);
     host = hostOf((await createSiteWith(client, { name: "site.zip", content: zip, type: "application/zip" })).url);
   });
@@ -126,6 +129,44 @@ describe("the edge's HTTP/1.1 layer", () => {
     const r = await c.response({ timeoutMs: 15_000 });
     expect(byEdgeLayer(r)).toBe(true);
     expect(r.body.equals(big)).toBe(true);
+    expect((await c.response()).body.toString()).toBe("first file");
+  });
+
+  it.runIf(process.platform === "linux")("sends cached bodies over 16 KB from the kernel, byte for byte and in order", async () => {
+    const sends = vi.spyOn(kernelSend!, "sendHead");
+    try {
+      const c = await connect();
+      c.write(get("/medium.bin"));
+      expect((await c.response()).body.equals(medium)).toBe(true);
+      c.write(get("/medium.bin") + get("/a.txt") + get("/medium.bin") + `HEAD /medium.bin HTTP/1.1\r\nHost: ${host}\r\n\r\n` + get("/b.txt"));
+      const [first, small, second] = [await c.response(), await c.response(), await c.response()];
+      const head = await c.response({ bodiless: true });
+      const last = await c.response();
+      expect(first.body.equals(medium)).toBe(true);
+      expect(byEdgeLayer(first)).toBe(true);
+      expect(first.headers["content-length"]).toBe(String(medium.length));
+      expect(first.headers.etag).toBeDefined();
+      expect(small.body.toString()).toBe("first file");
+      expect(second.body.equals(medium)).toBe(true);
+      expect(head.headers["content-length"]).toBe(String(medium.length));
+      expect(last.body.toString()).toBe("second file");
+      expect(c.pending).toBe(0);
+      expect(sends).toHaveBeenCalled();
+    } finally {
+      sends.mockRestore();
+    }
+  });
+
+  it("gives a client that reads slowly every byte, the kernel's part first and Node's after", async () => {
+    const c = await connect();
+    c.write(get("/medium.bin"));
+    await c.response();
+    const count = 30; // 4.5 MB: more than the socket buffers hold
+    c.socket.pause();
+    c.write(get("/medium.bin").repeat(count) + get("/a.txt"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    c.socket.resume();
+    for (let i = 0; i < count; i++) expect((await c.response()).body.equals(medium)).toBe(true);
     expect((await c.response()).body.toString()).toBe("first file");
   });
 

@@ -17,6 +17,8 @@ import type { AnalyticsRecorder } from "../analytics/collector";
 import { MAX_HEAD_BYTES, parseRequestHead, type RequestHead } from "./requestHead";
 import { pumpFile } from "./filePump";
 import { headEnd, lent, responseHead, wholeResponse, WHOLE_MAX_BODY } from "./responseHead";
+import { kernelSend, KERNEL_SEND_MIN_BYTES } from "../native/kernelSend";
+import { sealedFileOf } from "../native/sealedBodies";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -64,6 +66,8 @@ export class EdgeConnection implements EdgeReply {
   private otherHost: string | undefined;
   private readonly keepAliveEnd: string;
   private static readonly closeEnd = headEnd(undefined);
+  /** The socket's own descriptor when the kernel may send bodies to it directly, else -1. */
+  private readonly fd: number;
 
   constructor(
     private readonly socket: Socket,
@@ -76,6 +80,7 @@ export class EdgeConnection implements EdgeReply {
     socket.on("close", this.onClose);
     socket.on("timeout", this.onTimeout);
     this.seenAt = options.clock.now;
+    this.fd = kernelSend !== undefined ? plainSocketFd(socket) : -1;
   }
 
   /**
@@ -218,22 +223,54 @@ export class EdgeConnection implements EdgeReply {
   send(status: number, headers: OutgoingHttpHeaders, body?: Buffer): void {
     const end = this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd;
     this.headersSent = true;
-    let sent: number;
+    let sent = body !== undefined && body.length >= KERNEL_SEND_MIN_BYTES && this.fd >= 0 ? this.sendFromKernel(status, headers, body, end) : -1;
+    if (sent < 0) sent = this.write(status, headers, body, end);
+    if (this.served !== undefined) this.count(status, headers, sent);
+  }
+
+  /** Writes the answer through Node; returns its bytes. */
+  private write(status: number, headers: OutgoingHttpHeaders, body: Buffer | undefined, end: string): number {
     if (body === undefined || body.length <= WHOLE_MAX_BODY) {
       const whole = wholeResponse(status, headers, body ?? EMPTY, end);
       this.socket.write(whole);
       // Queued rather than handed to the kernel: the buffer must stay as it is until sent.
       if (this.socket.writableLength !== 0) lent(headers, whole);
-      sent = whole.length;
-    } else {
-      const head = responseHead(status, headers, end);
+      return whole.length;
+    }
+    const head = responseHead(status, headers, end);
+    this.socket.cork();
+    this.socket.write(head, "latin1");
+    this.socket.write(body);
+    this.socket.uncork();
+    return head.length + body.length;
+  }
+
+  /**
+   * Sends a sealed body with sendfile when nothing is queued on the socket (so the bytes cannot
+   * overtake earlier ones); what the kernel did not take at once goes through Node's own write
+   * queue, behind it. Returns the answer's bytes, or -1 when the body is not sealed or the socket
+   * is busy: the caller writes it instead.
+   */
+  private sendFromKernel(status: number, headers: OutgoingHttpHeaders, body: Buffer, end: string): number {
+    const file = sealedFileOf(body);
+    const handle = (this.socket as SocketInternals)._handle;
+    if (file === undefined || handle == null || this.socket.writableLength !== 0 || handle.writeQueueSize !== 0) return -1;
+    const head = responseHead(status, headers, end);
+    const sent = kernelSend!.sendHead(this.fd, head, file, body.length);
+    if (sent < 0) {
+      // Reset or closed under us: the same end a failed write would come to.
+      this.socket.destroy();
+      return 0;
+    }
+    if (sent < head.length) {
       this.socket.cork();
-      this.socket.write(head, "latin1");
+      this.socket.write(head.slice(sent), "latin1");
       this.socket.write(body);
       this.socket.uncork();
-      sent = head.length + body.length;
+    } else if (sent < head.length + body.length) {
+      this.socket.write(body.subarray(sent - head.length));
     }
-    if (this.served !== undefined) this.count(status, headers, sent);
+    return head.length + body.length;
   }
 
   /** Hands the answered request to analytics, when they are on and the site is known. */
@@ -276,4 +313,17 @@ export class EdgeConnection implements EdgeReply {
   destroy(): void {
     this.socket.destroy();
   }
+}
+
+/** What the fast path reads of node's socket internals (stable since Node 12, not public). */
+interface SocketInternals {
+  _handle?: { fd?: number; writeQueueSize: number } | null;
+  encrypted?: boolean;
+}
+
+/** A plain TCP socket's descriptor; -1 for TLS or anything else the kernel must not write to. */
+function plainSocketFd(socket: Socket): number {
+  const { _handle: handle, encrypted } = socket as SocketInternals;
+  if (encrypted || handle == null || handle.constructor.name !== "TCP") return -1;
+  return typeof handle.fd === "number" && handle.fd >= 0 ? handle.fd : -1;
 }

@@ -1,0 +1,169 @@
+// The edge's one piece of native code: answers whose body the kernel sends from its own pages.
+//
+// A write() copies a body into the socket's buffers on every request; for a 150 KB file that copy
+// is most of the request's cost, and nginx skips it with sendfile(2). Node has no sendfile for
+// sockets, so this addon gives the edge two calls (Linux only):
+//
+//   sealedCopy(buffer) -> [fd, view]
+//     Copies the bytes once into a memfd, seals it (no write, grow or shrink, ever: the kernel
+//     enforces what the cache assumes) and maps it privately: `view` is a Buffer over the same
+//     pages, so the cache holds one copy that both JavaScript and sendfile read. A write to the
+//     view (which nothing should do) would go to a private copy, never to the sealed file.
+//
+//   sendHead(socketFd, head, fd, length) -> bytes sent, or -errno
+//     Sends `head` (a latin1 string) with MSG_MORE, then `length` bytes of `fd` from its start
+//     with sendfile, on a non-blocking socket: returns as soon as the socket's buffer is full.
+//     The caller writes whatever was not sent through Node, so the order of bytes stays right.
+//
+//   openFileLimit() -> the soft RLIMIT_NOFILE, so the cache keeps its fds well under it.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <node_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/** Heads are a few hundred bytes; a longer one is sent in pieces of this size. */
+#define HEAD_CHUNK 4096
+
+static napi_value throw_errno(napi_env env, const char* what) {
+  char message[160];
+  snprintf(message, sizeof message, "%s: %s", what, strerror(errno));
+  napi_throw_error(env, NULL, message);
+  return NULL;
+}
+
+static napi_value int64_value(napi_env env, int64_t value) {
+  napi_value result;
+  napi_create_int64(env, value, &result);
+  return result;
+}
+
+static void unmap(napi_env env, void* data, void* hint) {
+  size_t length = (size_t)(uintptr_t)hint;
+  munmap(data, length);
+  int64_t ignored;
+  napi_adjust_external_memory(env, -(int64_t)length, &ignored);
+}
+
+static napi_value sealed_copy(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
+  void* data;
+  size_t length;
+  if (napi_get_buffer_info(env, argv[0], &data, &length) != napi_ok) {
+    napi_throw_type_error(env, NULL, "sealedCopy takes a Buffer");
+    return NULL;
+  }
+  if (length == 0) {
+    napi_throw_range_error(env, NULL, "sealedCopy needs at least one byte");
+    return NULL;
+  }
+  int fd = memfd_create("berth-body", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return throw_errno(env, "memfd_create");
+  for (size_t done = 0; done < length;) {
+    ssize_t n = write(fd, (const char*)data + done, length - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      close(fd);
+      return throw_errno(env, "write to memfd");
+    }
+    done += (size_t)n;
+  }
+  void* view = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (view == MAP_FAILED) {
+    close(fd);
+    return throw_errno(env, "mmap");
+  }
+  // Sealed after the mapping: F_SEAL_WRITE refuses shared writable mappings, not private ones.
+  if (fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0) {
+    munmap(view, length);
+    close(fd);
+    return throw_errno(env, "sealing the memfd");
+  }
+  napi_value buffer;
+  if (napi_create_external_buffer(env, length, view, unmap, (void*)(uintptr_t)length, &buffer) != napi_ok) {
+    munmap(view, length);
+    close(fd);
+    napi_throw_error(env, NULL, "could not create a Buffer over the memfd");
+    return NULL;
+  }
+  // The pages count against the heap's limits, so the garbage collector knows what a view holds.
+  int64_t ignored;
+  napi_adjust_external_memory(env, (int64_t)length, &ignored);
+  napi_value result, fd_value;
+  napi_create_array_with_length(env, 2, &result);
+  napi_create_int32(env, fd, &fd_value);
+  napi_set_element(env, result, 0, fd_value);
+  napi_set_element(env, result, 1, buffer);
+  return result;
+}
+
+static napi_value send_head(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return NULL;
+  int32_t socket_fd, file_fd;
+  int64_t length;
+  size_t head_length;
+  if (napi_get_value_int32(env, argv[0], &socket_fd) != napi_ok || napi_get_value_int32(env, argv[2], &file_fd) != napi_ok ||
+      napi_get_value_int64(env, argv[3], &length) != napi_ok || napi_get_value_string_latin1(env, argv[1], NULL, 0, &head_length) != napi_ok ||
+      length < 0) {
+    napi_throw_type_error(env, NULL, "sendHead takes (socket fd, head string, file fd, length)");
+    return NULL;
+  }
+  char stack_head[HEAD_CHUNK];
+  char* head = head_length < sizeof stack_head ? stack_head : malloc(head_length + 1);
+  if (head == NULL) return throw_errno(env, "malloc");
+  size_t copied;
+  napi_get_value_string_latin1(env, argv[1], head, head_length + 1, &copied);
+
+  int64_t sent = 0;
+  // MSG_MORE holds the head back until the body's first pages join it in one segment.
+  while ((size_t)sent < head_length) {
+    ssize_t n = send(socket_fd, head + sent, head_length - (size_t)sent, MSG_MORE | MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int error = errno;
+      if (head != stack_head) free(head);
+      return int64_value(env, error == EAGAIN || error == EWOULDBLOCK ? sent : -error);
+    }
+    sent += n;
+  }
+  if (head != stack_head) free(head);
+  off_t offset = 0;
+  while (offset < length) {
+    ssize_t n = sendfile(socket_fd, file_fd, &offset, (size_t)(length - offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    // The head is out, so a failure now is the connection's (reset, closed): report it.
+    if (n < 0) return int64_value(env, -errno);
+    if (n == 0) break;
+  }
+  return int64_value(env, sent + offset);
+}
+
+static napi_value open_file_limit(napi_env env, napi_callback_info info) {
+  (void)info;
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return throw_errno(env, "getrlimit");
+  return int64_value(env, limit.rlim_cur == RLIM_INFINITY ? INT64_MAX : (int64_t)limit.rlim_cur);
+}
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor calls[] = {
+      {"sealedCopy", NULL, sealed_copy, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sendHead", NULL, send_head, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"openFileLimit", NULL, open_file_limit, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  napi_define_properties(env, exports, sizeof calls / sizeof calls[0], calls);
+  return exports;
+}

@@ -1,0 +1,146 @@
+// The native addon on its own, over real sockets: sealed copies and sends that stop when the
+// socket's buffer is full. Built by the test run's global setup (scripts/build-native.mjs).
+import { closeSync, ftruncateSync, readlinkSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { kernelSend, KERNEL_SEND_MIN_BYTES } from "./kernelSend";
+import { seal, sealedCount, sealedFileOf, unseal } from "./sealedBodies";
+
+const addon = () => {
+  if (!kernelSend) throw new Error("the native addon did not load: is dist/native/kernel_send.node built (cc and Node's headers)?");
+  return kernelSend;
+};
+
+/** A connected pair of sockets on loopback: `server` is the accepted end. */
+async function socketPair(): Promise<{ server: net.Socket; client: net.Socket; close(): void }> {
+  const listener = net.createServer();
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const accepted = new Promise<net.Socket>((resolve) => listener.once("connection", resolve));
+  const client = net.connect((listener.address() as net.AddressInfo).port, "127.0.0.1");
+  const server = await accepted;
+  await new Promise((resolve) => (client.connecting ? client.once("connect", resolve) : resolve(undefined)));
+  return {
+    server,
+    client,
+    close() {
+      server.destroy();
+      client.destroy();
+      listener.close();
+    },
+  };
+}
+
+function fdOf(socket: net.Socket): number {
+  return (socket as unknown as { _handle: { fd: number } })._handle.fd;
+}
+
+function collect(socket: net.Socket, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  return new Promise((resolve, reject) => {
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= bytes) resolve(Buffer.concat(chunks));
+    });
+    socket.once("close", () => reject(new Error(`closed after ${total} of ${bytes} bytes`)));
+  });
+}
+
+describe.runIf(process.platform === "linux")("the edge's native sends", () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+
+  it("is built and loaded on Linux", () => {
+    expect(addon().openFileLimit()).toBeGreaterThan(0);
+  });
+
+  it("makes a sealed copy: a Buffer with the same bytes over a memfd nobody can change", () => {
+    const bytes = randomBytes(100_000);
+    const [fd, view] = addon().sealedCopy(bytes);
+    cleanups.push(() => closeSync(fd));
+    expect(view.equals(bytes)).toBe(true);
+    bytes[0] = bytes[0]! ^ 0xff;
+    expect(view[0]).not.toBe(bytes[0]); // a copy, not the caller's memory
+    expect(readlinkSync(`/proc/self/fd/${fd}`)).toMatch(/^\/memfd:berth-body/);
+    expect(() => writeSync(fd, Buffer.from("x"), 0, 1, 0)).toThrow(/EPERM/);
+    expect(() => ftruncateSync(fd, 10)).toThrow(/EPERM/);
+    expect(() => addon().sealedCopy(Buffer.alloc(0))).toThrow(/at least one byte/);
+  });
+
+  it("sends a head and a body in order, whole, when the socket has room", async () => {
+    const pair = await socketPair();
+    cleanups.push(() => pair.close());
+    const body = randomBytes(40_000);
+    const [fd] = addon().sealedCopy(body);
+    cleanups.push(() => closeSync(fd));
+    const head = "HTTP/1.1 200 OK\r\ncontent-length: 40000\r\n\r\n";
+    const received = collect(pair.client, head.length + body.length);
+    expect(addon().sendHead(fdOf(pair.server), head, fd, body.length)).toBe(head.length + body.length);
+    const bytes = await received;
+    expect(bytes.subarray(0, head.length).toString("latin1")).toBe(head);
+    expect(bytes.subarray(head.length).equals(body)).toBe(true);
+  });
+
+  it("stops when the socket's buffer is full, and the rest can follow through Node", async () => {
+    const pair = await socketPair();
+    cleanups.push(() => pair.close());
+    pair.client.pause(); // a client that does not read yet
+    const body = randomBytes(16 * 1024 * 1024);
+    const [fd] = addon().sealedCopy(body);
+    cleanups.push(() => closeSync(fd));
+    const head = "HTTP/1.1 200 OK\r\n\r\n";
+    const sent = addon().sendHead(fdOf(pair.server), head, fd, body.length);
+    expect(sent).toBeGreaterThan(head.length);
+    expect(sent).toBeLessThan(head.length + body.length);
+    pair.server.write(body.subarray(sent - head.length));
+    const received = collect(pair.client, head.length + body.length);
+    pair.client.resume();
+    const bytes = await received;
+    expect(bytes.length).toBe(head.length + body.length);
+    expect(bytes.subarray(head.length).equals(body)).toBe(true);
+  });
+
+  it("reports a connection the peer has reset, as a negative errno", async () => {
+    const pair = await socketPair();
+    cleanups.push(() => pair.close());
+    const [fd] = addon().sealedCopy(randomBytes(64 * 1024));
+    cleanups.push(() => closeSync(fd));
+    // Node must not read (and so close) the socket before the send sees the reset.
+    const socketFd = fdOf(pair.server);
+    pair.server.pause();
+    pair.server.on("error", () => {});
+    pair.client.resetAndDestroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first send after a reset may still be taken; the next one fails.
+    let result = 0;
+    for (let i = 0; i < 3 && result >= 0; i++) result = addon().sendHead(socketFd, "HTTP/1.1 200 OK\r\n\r\n", fd, 64 * 1024);
+    expect(result).toBeLessThan(0);
+  });
+});
+
+describe.runIf(process.platform === "linux")("sealed bodies", () => {
+  it("seals bodies from 16 KB, keeps smaller ones as they are, and closes the fd when let go", () => {
+    const small = Buffer.alloc(KERNEL_SEND_MIN_BYTES - 1, 1);
+    expect(seal(small)).toBe(small);
+    expect(sealedFileOf(small)).toBeUndefined();
+
+    const before = sealedCount();
+    const bytes = randomBytes(KERNEL_SEND_MIN_BYTES);
+    const view = seal(bytes);
+    expect(view).not.toBe(bytes);
+    expect(view.equals(bytes)).toBe(true);
+    const fd = sealedFileOf(view)!;
+    expect(readlinkSync(`/proc/self/fd/${fd}`)).toMatch(/^\/memfd:berth-body/);
+    expect(sealedCount()).toBe(before + 1);
+
+    unseal(view);
+    expect(sealedFileOf(view)).toBeUndefined();
+    expect(sealedCount()).toBe(before);
+    expect(() => readlinkSync(`/proc/self/fd/${fd}`)).toThrow(/ENOENT/);
+    expect(view.equals(bytes)).toBe(true); // the view outlives the fd
+  });
+});

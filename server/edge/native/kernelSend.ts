@@ -1,0 +1,42 @@
+// Loads the native addon (kernelSend.c) that lets the kernel send cached bodies from its own
+// pages. Absent off Linux, when it was not built (no C compiler), or with BERTH_NATIVE_SEND=false:
+// then every body is written through Node, as before.
+import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface KernelSend {
+  /** The bytes copied once into a sealed memfd: its fd, and a Buffer over the same pages. */
+  sealedCopy: (buffer: Buffer) => [fd: number, view: Buffer];
+  /** Sends head then `length` bytes of `fd` without blocking: the bytes sent, or -errno. */
+  sendHead: (socketFd: number, head: string, fd: number, length: number) => number;
+  openFileLimit: () => number;
+}
+
+/** Bodies below this are cheaper to copy than to send from a file (bench:edge, gzip case). */
+export const KERNEL_SEND_MIN_BYTES = 16 * 1024;
+
+// From the bundle (dist/server/main.js) the addon is next door; from the sources (tests, tsx),
+// it is where scripts/build-native.mjs puts it.
+const CANDIDATES = ["../native/kernel_send.node", "../../../dist/native/kernel_send.node"];
+
+function load(): KernelSend | undefined {
+  const setting = process.env.BERTH_NATIVE_SEND;
+  if (process.platform !== "linux" || setting === "0" || setting === "false") return undefined;
+  const require = createRequire(import.meta.url);
+  for (const candidate of CANDIDATES) {
+    const file = fileURLToPath(new URL(candidate, import.meta.url));
+    if (!existsSync(file)) continue;
+    try {
+      const addon = require(file) as KernelSend;
+      // A plain object, so tests can watch the calls.
+      return { sealedCopy: addon.sealedCopy, sendHead: addon.sendHead, openFileLimit: addon.openFileLimit };
+    } catch (error) {
+      process.emitWarning(`The edge's native addon did not load (${String(error)}); bodies are written through Node.`);
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export const kernelSend: KernelSend | undefined = load();
