@@ -255,7 +255,8 @@ export class EdgeConnection implements EdgeReply {
     const file = sealedFileOf(body);
     const handle = (this.socket as SocketInternals)._handle;
     if (file === undefined || handle == null || this.socket.writableLength !== 0 || handle.writeQueueSize !== 0) return -1;
-    const head = responseHead(status, headers, end);
+    // The head alone, kept ready like a bodiless answer's (the same entry as a HEAD request's).
+    const head = wholeResponse(status, headers, EMPTY, end);
     const sent = kernelSend!.sendHead(this.fd, head, file, body.length);
     if (sent < 0) {
       // Reset or closed under us: the same end a failed write would come to.
@@ -263,8 +264,9 @@ export class EdgeConnection implements EdgeReply {
       return 0;
     }
     if (sent < head.length) {
+      // A copy: the ready head changes in place when the next second begins.
       this.socket.cork();
-      this.socket.write(head.slice(sent), "latin1");
+      this.socket.write(Buffer.from(head.subarray(sent)));
       this.socket.write(body);
       this.socket.uncork();
     } else if (sent < head.length + body.length) {

@@ -11,7 +11,7 @@
 //     view (which nothing should do) would go to a private copy, never to the sealed file.
 //
 //   sendHead(socketFd, head, fd, length) -> bytes sent, or -errno
-//     Sends `head` (a latin1 string) with MSG_MORE, then `length` bytes of `fd` from its start
+//     Sends `head` (a Buffer) with MSG_MORE, then `length` bytes of `fd` from its start
 //     with sendfile, on a non-blocking socket: returns as soon as the socket's buffer is full.
 //     The caller writes whatever was not sent through Node, so the order of bytes stays right.
 //
@@ -22,16 +22,12 @@
 #include <node_api.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-/** Heads are a few hundred bytes; a longer one is sent in pieces of this size. */
-#define HEAD_CHUNK 4096
 
 static napi_value throw_errno(napi_env env, const char* what) {
   char message[160];
@@ -113,32 +109,21 @@ static napi_value send_head(napi_env env, napi_callback_info info) {
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 4) return NULL;
   int32_t socket_fd, file_fd;
   int64_t length;
+  void* head;
   size_t head_length;
-  if (napi_get_value_int32(env, argv[0], &socket_fd) != napi_ok || napi_get_value_int32(env, argv[2], &file_fd) != napi_ok ||
-      napi_get_value_int64(env, argv[3], &length) != napi_ok || napi_get_value_string_latin1(env, argv[1], NULL, 0, &head_length) != napi_ok ||
-      length < 0) {
-    napi_throw_type_error(env, NULL, "sendHead takes (socket fd, head string, file fd, length)");
+  if (napi_get_value_int32(env, argv[0], &socket_fd) != napi_ok || napi_get_buffer_info(env, argv[1], &head, &head_length) != napi_ok ||
+      napi_get_value_int32(env, argv[2], &file_fd) != napi_ok || napi_get_value_int64(env, argv[3], &length) != napi_ok || length < 0) {
+    napi_throw_type_error(env, NULL, "sendHead takes (socket fd, head Buffer, file fd, length)");
     return NULL;
   }
-  char stack_head[HEAD_CHUNK];
-  char* head = head_length < sizeof stack_head ? stack_head : malloc(head_length + 1);
-  if (head == NULL) return throw_errno(env, "malloc");
-  size_t copied;
-  napi_get_value_string_latin1(env, argv[1], head, head_length + 1, &copied);
-
   int64_t sent = 0;
   // MSG_MORE holds the head back until the body's first pages join it in one segment.
   while ((size_t)sent < head_length) {
-    ssize_t n = send(socket_fd, head + sent, head_length - (size_t)sent, MSG_MORE | MSG_DONTWAIT | MSG_NOSIGNAL);
+    ssize_t n = send(socket_fd, (const char*)head + sent, head_length - (size_t)sent, MSG_MORE | MSG_DONTWAIT | MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int error = errno;
-      if (head != stack_head) free(head);
-      return int64_value(env, error == EAGAIN || error == EWOULDBLOCK ? sent : -error);
-    }
+    if (n < 0) return int64_value(env, errno == EAGAIN || errno == EWOULDBLOCK ? sent : -errno);
     sent += n;
   }
-  if (head != stack_head) free(head);
   off_t offset = 0;
   while (offset < length) {
     ssize_t n = sendfile(socket_fd, file_fd, &offset, (size_t)(length - offset));

@@ -77,11 +77,11 @@ describe.runIf(process.platform === "linux")("the edge's native sends", () => {
     const body = randomBytes(40_000);
     const [fd] = addon().sealedCopy(body);
     cleanups.push(() => closeSync(fd));
-    const head = "HTTP/1.1 200 OK\r\ncontent-length: 40000\r\n\r\n";
+    const head = Buffer.from("HTTP/1.1 200 OK\r\ncontent-length: 40000\r\n\r\n");
     const received = collect(pair.client, head.length + body.length);
     expect(addon().sendHead(fdOf(pair.server), head, fd, body.length)).toBe(head.length + body.length);
     const bytes = await received;
-    expect(bytes.subarray(0, head.length).toString("latin1")).toBe(head);
+    expect(bytes.subarray(0, head.length).equals(head)).toBe(true);
     expect(bytes.subarray(head.length).equals(body)).toBe(true);
   });
 
@@ -92,7 +92,7 @@ describe.runIf(process.platform === "linux")("the edge's native sends", () => {
     const body = randomBytes(16 * 1024 * 1024);
     const [fd] = addon().sealedCopy(body);
     cleanups.push(() => closeSync(fd));
-    const head = "HTTP/1.1 200 OK\r\n\r\n";
+    const head = Buffer.from("HTTP/1.1 200 OK\r\n\r\n");
     const sent = addon().sendHead(fdOf(pair.server), head, fd, body.length);
     expect(sent).toBeGreaterThan(head.length);
     expect(sent).toBeLessThan(head.length + body.length);
@@ -117,7 +117,7 @@ describe.runIf(process.platform === "linux")("the edge's native sends", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The first send after a reset may still be taken; the next one fails.
     let result = 0;
-    for (let i = 0; i < 3 && result >= 0; i++) result = addon().sendHead(socketFd, "HTTP/1.1 200 OK\r\n\r\n", fd, 64 * 1024);
+    for (let i = 0; i < 3 && result >= 0; i++) result = addon().sendHead(socketFd, Buffer.from("HTTP/1.1 200 OK\r\n\r\n"), fd, 64 * 1024);
     expect(result).toBeLessThan(0);
   });
 });

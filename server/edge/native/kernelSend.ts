@@ -9,7 +9,7 @@ export interface KernelSend {
   /** The bytes copied once into a sealed memfd: its fd, and a Buffer over the same pages. */
   sealedCopy: (buffer: Buffer) => [fd: number, view: Buffer];
   /** Sends head then `length` bytes of `fd` without blocking: the bytes sent, or -errno. */
-  sendHead: (socketFd: number, head: string, fd: number, length: number) => number;
+  sendHead: (socketFd: number, head: Buffer, fd: number, length: number) => number;
   openFileLimit: () => number;
 }
 
