@@ -232,6 +232,14 @@ export class EdgeConnection implements EdgeReply {
   private write(status: number, headers: OutgoingHttpHeaders, body: Buffer | undefined, end: string): number {
     if (body === undefined || body.length <= WHOLE_MAX_BODY) {
       const whole = wholeResponse(status, headers, body ?? EMPTY, end);
+      if (this.fd >= 0 && this.nothingQueued()) {
+        // Straight to the kernel: node's stream machinery (write request, state, a tick for the
+        // callback) costs more than the system call. What does not fit is queued as a copy.
+        const sent = kernelSend!.sendBuffer(this.fd, whole);
+        if (sent < 0) this.socket.destroy();
+        else if (sent < whole.length) this.socket.write(Buffer.from(whole.subarray(sent)));
+        return whole.length;
+      }
       this.socket.write(whole);
       // Queued rather than handed to the kernel: the buffer must stay as it is until sent.
       if (this.socket.writableLength !== 0) lent(headers, whole);
@@ -253,8 +261,7 @@ export class EdgeConnection implements EdgeReply {
    */
   private sendFromKernel(status: number, headers: OutgoingHttpHeaders, body: Buffer, end: string): number {
     const file = sealedFileOf(body);
-    const handle = (this.socket as SocketInternals)._handle;
-    if (file === undefined || handle == null || this.socket.writableLength !== 0 || handle.writeQueueSize !== 0) return -1;
+    if (file === undefined || !this.nothingQueued()) return -1;
     // The head alone, kept ready like a bodiless answer's (the same entry as a HEAD request's).
     const head = wholeResponse(status, headers, EMPTY, end);
     const sent = kernelSend!.sendHead(this.fd, head, file, body.length);
@@ -273,6 +280,12 @@ export class EdgeConnection implements EdgeReply {
       this.socket.write(body.subarray(sent - head.length));
     }
     return head.length + body.length;
+  }
+
+  /** Nothing queued on the socket: bytes given to the kernel now cannot overtake earlier ones. */
+  private nothingQueued(): boolean {
+    const handle = (this.socket as SocketInternals)._handle;
+    return handle != null && this.socket.writableLength === 0 && handle.writeQueueSize === 0 && !this.socket.writableEnded;
   }
 
   /** Hands the answered request to analytics, when they are on and the site is known. */

@@ -136,6 +136,27 @@ static napi_value send_head(napi_env env, napi_callback_info info) {
   return int64_value(env, sent + offset);
 }
 
+static napi_value send_buffer(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2) return NULL;
+  int32_t socket_fd;
+  void* data;
+  size_t length;
+  if (napi_get_value_int32(env, argv[0], &socket_fd) != napi_ok || napi_get_buffer_info(env, argv[1], &data, &length) != napi_ok) {
+    napi_throw_type_error(env, NULL, "sendBuffer takes (socket fd, Buffer)");
+    return NULL;
+  }
+  size_t sent = 0;
+  while (sent < length) {
+    ssize_t n = send(socket_fd, (const char*)data + sent, length - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return int64_value(env, errno == EAGAIN || errno == EWOULDBLOCK ? (int64_t)sent : -errno);
+    sent += (size_t)n;
+  }
+  return int64_value(env, (int64_t)sent);
+}
+
 static napi_value open_file_limit(napi_env env, napi_callback_info info) {
   (void)info;
   struct rlimit limit;
@@ -147,6 +168,7 @@ NAPI_MODULE_INIT() {
   napi_property_descriptor calls[] = {
       {"sealedCopy", NULL, sealed_copy, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sendHead", NULL, send_head, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sendBuffer", NULL, send_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openFileLimit", NULL, open_file_limit, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof calls / sizeof calls[0], calls);

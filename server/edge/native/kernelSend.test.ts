@@ -104,6 +104,26 @@ describe.runIf(process.platform === "linux")("the edge's native sends", () => {
     expect(bytes.subarray(head.length).equals(body)).toBe(true);
   });
 
+  it("sends a buffer without blocking: all of it with room, part of it when the buffer is full", async () => {
+    const pair = await socketPair();
+    cleanups.push(() => pair.close());
+    const small = randomBytes(3000);
+    const received = collect(pair.client, small.length);
+    expect(addon().sendBuffer(fdOf(pair.server), small)).toBe(small.length);
+    expect((await received).equals(small)).toBe(true);
+    pair.client.removeAllListeners("data");
+
+    pair.client.pause();
+    const big = randomBytes(16 * 1024 * 1024);
+    const sent = addon().sendBuffer(fdOf(pair.server), big);
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(big.length);
+    pair.server.write(big.subarray(sent));
+    const rest = collect(pair.client, big.length);
+    pair.client.resume();
+    expect((await rest).equals(big)).toBe(true);
+  });
+
   it("reports a connection the peer has reset, as a negative errno", async () => {
     const pair = await socketPair();
     cleanups.push(() => pair.close());

@@ -10,6 +10,8 @@ export interface KernelSend {
   sealedCopy: (buffer: Buffer) => [fd: number, view: Buffer];
   /** Sends head then `length` bytes of `fd` without blocking: the bytes sent, or -errno. */
   sendHead: (socketFd: number, head: Buffer, fd: number, length: number) => number;
+  /** Sends `buffer` without blocking: the bytes sent (maybe fewer), or -errno. */
+  sendBuffer: (socketFd: number, buffer: Buffer) => number;
   openFileLimit: () => number;
 }
 
@@ -30,7 +32,7 @@ function load(): KernelSend | undefined {
     try {
       const addon = require(file) as KernelSend;
       // A plain object, so tests can watch the calls.
-      return { sealedCopy: addon.sealedCopy, sendHead: addon.sendHead, openFileLimit: addon.openFileLimit };
+      return { sealedCopy: addon.sealedCopy, sendHead: addon.sendHead, sendBuffer: addon.sendBuffer, openFileLimit: addon.openFileLimit };
     } catch (error) {
       process.emitWarning(`The edge's native addon did not load (${String(error)}); bodies are written through Node.`);
       return undefined;
