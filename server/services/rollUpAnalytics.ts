@@ -4,7 +4,7 @@
 // busy hour is never read again: the cost follows the new traffic, not the hour's total.
 import type { AppContext } from "../context";
 import { bucketStart } from "../../common/analytics";
-import { rollUpBatches, rollUpDay, type RolledHour } from "../db/repositories/analytics";
+import { lockDayRollUps, rollUpBatches, rollUpDay, type RolledHour } from "../db/repositories/analytics";
 
 /**
  * Raw batches per transaction. With the embedded database a round runs on the serving thread;
@@ -20,6 +20,7 @@ export async function rollUpAnalytics(ctx: RollUpContext): Promise<number> {
   for (;;) {
     const { hours, claimed } = await ctx.db.transaction(async (tx) => {
       const rolled = await rollUpBatches(tx, BATCH);
+      if (rolled.hours.length > 0) await lockDayRollUps(tx);
       for (const { site_id, day } of daysOf(rolled.hours)) await rollUpDay(tx, site_id, day);
       return rolled;
     });

@@ -146,6 +146,16 @@ export async function rollUpBatches(tx: Executor, limit: number): Promise<{ hour
 }
 
 /**
+ * Taken before a roll-up recomputes days, held to its commit. Two workers recomputing the same day
+ * at once would each write totals from a snapshot without the other's hours (the later upsert wins
+ * and the other's batches vanish from the day); one at a time, the second one's statements see
+ * the first one's committed hours. One lock for every day: no order to get wrong, no deadlock.
+ */
+export async function lockDayRollUps(tx: Executor): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('analytics:day-roll-up'))`);
+}
+
+/**
  * Recomputes one site's UTC day from its hours: sums, distinct visitors (a visitor's hash is the
  * same all day) and the top entries of the hours' top entries.
  */

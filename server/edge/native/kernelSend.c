@@ -2,7 +2,7 @@
 //
 // A write() copies a body into the socket's buffers on every request; for a 150 KB file that copy
 // is most of the request's cost, and nginx skips it with sendfile(2). Node has no sendfile for
-// sockets, so this addon gives the edge two calls (Linux only):
+// sockets, so this addon gives the edge these calls (Linux only):
 //
 //   sealedCopy(buffer) -> [fd, view]
 //     Copies the bytes once into a memfd, seals it (no write, grow or shrink, ever: the kernel
@@ -14,6 +14,10 @@
 //     Sends `head` (a Buffer) with MSG_MORE, then `length` bytes of `fd` from its start
 //     with sendfile, on a non-blocking socket: returns as soon as the socket's buffer is full.
 //     The caller writes whatever was not sent through Node, so the order of bytes stays right.
+//
+//   sendBuffer(socketFd, buffer) -> bytes sent, or -errno
+//     One non-blocking send() of a ready answer: cheaper than node's Writable stream (a write
+//     request, stream state and a tick per write) when nothing is queued on the socket.
 //
 //   openFileLimit() -> the soft RLIMIT_NOFILE, so the cache keeps its fds well under it.
 #define _GNU_SOURCE

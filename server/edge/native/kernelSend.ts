@@ -1,6 +1,6 @@
-// Loads the native addon (kernelSend.c) that lets the kernel send cached bodies from its own
-// pages. Absent off Linux, when it was not built (no C compiler), or with BERTH_NATIVE_SEND=false:
-// then every body is written through Node, as before.
+// Loads the native addon (kernelSend.c): the kernel sends cached bodies from its own pages, and
+// ready answers go out in one send(). Absent off Linux, when it was not built (no C compiler),
+// or with BERTH_NATIVE_SEND=false: then every answer is written through Node, as before.
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
