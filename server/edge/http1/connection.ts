@@ -66,7 +66,11 @@ export class EdgeConnection implements EdgeReply {
   private otherHost: string | undefined;
   private readonly keepAliveEnd: string;
   private static readonly closeEnd = headEnd(undefined);
-  /** The socket's own descriptor when the kernel may send bodies to it directly, else -1. */
+  /**
+   * The socket's own descriptor when the kernel may send bodies to it directly, else -1. Used only
+   * while the socket still has its handle (nothingQueued): destroy() drops the handle in the same
+   * tick it closes the descriptor, so a number reused by another connection is never written to.
+   */
   private readonly fd: number;
 
   constructor(
@@ -228,7 +232,7 @@ export class EdgeConnection implements EdgeReply {
     if (this.served !== undefined) this.count(status, headers, sent);
   }
 
-  /** Writes the answer through Node; returns its bytes. */
+  /** Writes the answer: to the kernel directly when nothing is queued, else through Node; returns its bytes. */
   private write(status: number, headers: OutgoingHttpHeaders, body: Buffer | undefined, end: string): number {
     if (body === undefined || body.length <= WHOLE_MAX_BODY) {
       const whole = wholeResponse(status, headers, body ?? EMPTY, end);
@@ -236,8 +240,11 @@ export class EdgeConnection implements EdgeReply {
         // Straight to the kernel: node's stream machinery (write request, state, a tick for the
         // callback) costs more than the system call. What does not fit is queued as a copy.
         const sent = kernelSend!.sendBuffer(this.fd, whole);
-        if (sent < 0) this.socket.destroy();
-        else if (sent < whole.length) this.socket.write(Buffer.from(whole.subarray(sent)));
+        if (sent < 0) {
+          this.socket.destroy();
+          return 0;
+        }
+        if (sent < whole.length) this.socket.write(Buffer.from(whole.subarray(sent)));
         return whole.length;
       }
       this.socket.write(whole);
