@@ -238,14 +238,8 @@ export class EdgeConnection implements EdgeReply {
       const whole = wholeResponse(status, headers, body ?? EMPTY, end);
       if (this.fd >= 0 && this.nothingQueued()) {
         // Straight to the kernel: node's stream machinery (write request, state, a tick for the
-        // callback) costs more than the system call. What does not fit is queued as a copy.
-        const sent = kernelSend!.sendBuffer(this.fd, whole);
-        if (sent < 0) {
-          this.socket.destroy();
-          return 0;
-        }
-        if (sent < whole.length) this.socket.write(Buffer.from(whole.subarray(sent)));
-        return whole.length;
+        // callback) costs more than the system call.
+        return this.queueUnsent(kernelSend!.sendBuffer(this.fd, whole), whole);
       }
       this.socket.write(whole);
       // Queued rather than handed to the kernel: the buffer must stay as it is until sent.
@@ -271,22 +265,29 @@ export class EdgeConnection implements EdgeReply {
     if (file === undefined || !this.nothingQueued()) return -1;
     // The head alone, kept ready like a bodiless answer's (the same entry as a HEAD request's).
     const head = wholeResponse(status, headers, EMPTY, end);
-    const sent = kernelSend!.sendHead(this.fd, head, file, body.length);
+    return this.queueUnsent(kernelSend!.sendHead(this.fd, head, file, body.length), head, body);
+  }
+
+  /**
+   * After a native send of `ready` (a buffer from wholeResponse) and then `body`: a negative
+   * result (reset or closed under us) ends the connection as a failed write would; what the
+   * kernel did not take is queued through Node, `ready`'s part as a copy, since its Date is
+   * rewritten in place when the next second begins. Returns the answer's bytes, 0 on failure.
+   */
+  private queueUnsent(sent: number, ready: Buffer, body: Buffer = EMPTY): number {
     if (sent < 0) {
-      // Reset or closed under us: the same end a failed write would come to.
       this.socket.destroy();
       return 0;
     }
-    if (sent < head.length) {
-      // A copy: the ready head changes in place when the next second begins.
+    if (sent < ready.length) {
       this.socket.cork();
-      this.socket.write(Buffer.from(head.subarray(sent)));
-      this.socket.write(body);
+      this.socket.write(Buffer.from(ready.subarray(sent)));
+      if (body.length > 0) this.socket.write(body);
       this.socket.uncork();
-    } else if (sent < head.length + body.length) {
-      this.socket.write(body.subarray(sent - head.length));
+    } else if (sent < ready.length + body.length) {
+      this.socket.write(body.subarray(sent - ready.length));
     }
-    return head.length + body.length;
+    return ready.length + body.length;
   }
 
   /** Nothing queued on the socket: bytes given to the kernel now cannot overtake earlier ones. */
