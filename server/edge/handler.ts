@@ -89,7 +89,16 @@ const PROTECTED: Array<[string, string]> = [
 const PROTECTED_FILE_NOT_FOUND = protectedPage(FILE_NOT_FOUND);
 
 function protectedPage<P extends Prepared & { kind: "page" | "redirect" }>(p: P): P {
-  return { ...p, headers: { ...p.headers, ...Object.fromEntries(PROTECTED) } };
+  return withHeaders(p, Object.fromEntries(PROTECTED));
+}
+
+/**
+ * A copy of a page or redirect with `extra` over its headers. Object.assign, not `{ ...p, x }`:
+ * on Node 20 optimised code gives each object made by a spread followed by more properties a
+ * hidden class of its own, and answers are read on every request (see routeFor).
+ */
+function withHeaders<P extends Prepared & { kind: "page" | "redirect" }>(p: P, extra: OutgoingHttpHeaders): P {
+  return Object.assign({}, p, { headers: Object.assign({}, p.headers, extra) });
 }
 
 const PASSWORD_TEXT = {
@@ -100,15 +109,10 @@ const PASSWORD_TEXT = {
 
 /** The password page: never cached, never framed, never sends a Referer onwards. */
 function passwordAnswer(status: number, next: string, error?: string): Prepared & { kind: "page" } {
-  const p = protectedPage(page(status, passwordPage(next, error), "no-store"));
-  return {
-    ...p,
-    headers: {
-      ...p.headers,
-      "x-frame-options": "DENY",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-    },
-  };
+  return withHeaders(protectedPage(page(status, passwordPage(next, error), "no-store")), {
+    "x-frame-options": "DENY",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  });
 }
 
 /** Pass cookies remembered as verified per host; past this the map starts again. */
@@ -162,15 +166,23 @@ function prepare(host: ServedHost, rawPath: string): Prepared {
  * What a path answers, with the path itself as the route table keeps it: one string per path,
  * whose hash is worked out once, so analytics can group requests by it for the price of a lookup
  * by identity (a fresh string from each request costs a hash of its characters every time).
+ *
+ * A plain literal of two fields, not `{ ...prepare(), path }`: on Node 20, optimised code gives
+ * every object made by a spread followed by another property a hidden class of its own. With a
+ * thousand paths each read of `kind` or `file` then missed V8's inline caches and went to the
+ * runtime (alternating A/B on one core: many +16 % req/s, 404 +12 %).
  */
-type Route = Prepared & { readonly path: string };
+interface Route {
+  readonly path: string;
+  readonly answer: Prepared;
+}
 
 function routeFor(host: ServedHost, rawPath: string): Route {
   let route = host.routes.get(rawPath) as Route | undefined;
   if (route === undefined) {
-    route = { ...prepare(host, rawPath), path: rawPath };
+    route = { path: rawPath, answer: prepare(host, rawPath) };
     // Tokens are as many as anyone cares to make up: they must not crowd out real paths.
-    if (route.kind === "share") return route;
+    if (route.answer.kind === "share") return route;
     if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
     host.routes.set(rawPath, route);
   }
@@ -220,8 +232,9 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
 
   const answer = (req: EdgeRequest, reply: EdgeReply, host: ServedHost, url: string): void | Promise<void> => {
     const queryAt = url.indexOf("?");
-    const prepared = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
-    reply.path = prepared.path;
+    const route = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+    const prepared = route.answer;
+    reply.path = route.path;
     switch (prepared.kind) {
       case "file":
         if (respondFromMemory(req, reply, deps.cache, prepared.file)) return;
@@ -229,7 +242,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
       case "page":
         return sendPage(req, reply, prepared);
       case "share":
-        return share.open(req, reply, host, prepared.path).catch((error: unknown) => fail(req, reply, error));
+        return share.open(req, reply, host, route.path).catch((error: unknown) => fail(req, reply, error));
       case "redirect": {
         // The visitor's query string goes along, unless the rule's target has its own.
         if (queryAt === -1 || prepared.location.includes("?")) return reply.send(prepared.status, prepared.headers);
@@ -366,9 +379,10 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
         const url = req.url ?? "/";
         if (req.headers.range === undefined) return answer(req, reply, host, url);
         const queryAt = url.indexOf("?");
-        const prepared = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+        const route = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
+        const prepared = route.answer;
         if (prepared.kind !== "file" || !rangeApplies(req, prepared.file)) return answer(req, reply, host, url);
-        reply.path = prepared.path;
+        reply.path = route.path;
         return respondWithRange(req, res, deps, prepared.file).catch((error: unknown) => fail(req, reply, error));
       });
     },

@@ -49,11 +49,14 @@ export function prepareFile(file: ManifestFile, manifest: Manifest, versionHost:
   };
   if (file.br || file.gzip) base.vary = "Accept-Encoding";
   for (const [name, value] of extraHeaders) base[name.toLowerCase()] = value;
-  const withBody = (blob: Variant, encoding?: Encoding): OutgoingHttpHeaders => ({
-    ...base,
-    ...(encoding ? { "content-encoding": encoding } : {}),
-    "content-length": blob.size,
-  });
+  const withBody = (blob: Variant, encoding?: Encoding): OutgoingHttpHeaders => {
+    // Object.assign, not a spread: these objects are read on every request, and on Node 20 a
+    // spread followed by more properties gives each object its own hidden class (handler.ts routeFor).
+    const headers: OutgoingHttpHeaders = Object.assign({}, base);
+    if (encoding) headers["content-encoding"] = encoding;
+    headers["content-length"] = blob.size;
+    return headers;
+  };
   const { "content-type": _type, ...notModified } = base;
   return {
     file,
