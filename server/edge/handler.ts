@@ -180,13 +180,22 @@ interface Route {
 function routeFor(host: ServedHost, rawPath: string): Route {
   let route = host.routes.get(rawPath) as Route | undefined;
   if (route === undefined) {
-    route = { path: rawPath, answer: prepare(host, rawPath) };
+    route = { path: flat(rawPath), answer: prepare(host, rawPath) };
     // Tokens are as many as anyone cares to make up: they must not crowd out real paths.
     if (route.answer.kind === "share") return route;
     if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
-    host.routes.set(rawPath, route);
+    host.routes.set(route.path, route);
   }
   return route;
+}
+
+/**
+ * A copy of `text` in one piece. A request's path is a slice of its head's text: kept as a key it
+ * would hold that whole text, and V8 compares two slices in the runtime, not in the builtin.
+ */
+function flat(text: string): string {
+  // (Any string survives this whole, lone surrogates included.)
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 export interface EdgeDeps {
