@@ -19,6 +19,7 @@ import { pumpFile } from "./filePump";
 import { headEnd, lent, responseHead, wholeResponse, WHOLE_MAX_BODY } from "./responseHead";
 import { kernelSend, KERNEL_SEND_MIN_BYTES } from "../native/kernelSend";
 import { sealedFileOf } from "../native/sealedBodies";
+import { kept, readIntoSharedBuffer, readIntoStream } from "./sharedReads";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -79,7 +80,7 @@ export class EdgeConnection implements EdgeReply {
     private readonly gone: (connection: EdgeConnection) => void,
   ) {
     this.keepAliveEnd = headEnd(Math.round(options.keepAliveMs / 1000));
-    socket.on("data", this.onData);
+    if (!readIntoSharedBuffer(socket, this.onRead)) socket.on("data", this.onData);
     socket.on("error", this.onError);
     socket.on("close", this.onClose);
     socket.on("timeout", this.onTimeout);
@@ -111,6 +112,14 @@ export class EdgeConnection implements EdgeReply {
     this.input = this.input === undefined ? chunk : Buffer.concat([this.input, chunk]);
     if (!this.busy) this.process();
     else if (this.input.length > MAX_HEAD_BYTES) this.socket.pause();
+  };
+
+  /** A read into the buffer every connection shares (sharedReads.ts). */
+  private readonly onRead = (length: number, buffer: Buffer): boolean => {
+    this.onData(buffer.subarray(0, length));
+    // Unanswered bytes wait for later, and the next read, of any connection, overwrites these.
+    if (this.input !== undefined) this.input = kept(this.input);
+    return true;
   };
 
   private readonly onError = (): void => {
@@ -211,7 +220,8 @@ export class EdgeConnection implements EdgeReply {
     socket.removeListener("timeout", this.onTimeout);
     socket.setTimeout(0);
     this.gone(this);
-    if (this.input !== undefined) socket.unshift(this.input);
+    readIntoStream(socket);
+    if (this.input !== undefined) socket.unshift(kept(this.input));
     this.input = undefined;
     this.options.handOff(socket);
     if (socket.isPaused()) socket.resume();

@@ -6,30 +6,12 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { kernelSend, KERNEL_SEND_MIN_BYTES } from "./kernelSend";
 import { seal, sealedCount, sealedFileOf, unseal } from "./sealedBodies";
+import { socketPair } from "../../test/socketPair";
 
 const addon = () => {
   if (!kernelSend) throw new Error("the native addon did not load: is dist/native/kernel_send.node built (cc and Node's headers)?");
   return kernelSend;
 };
-
-/** A connected pair of sockets on loopback: `server` is the accepted end. */
-async function socketPair(): Promise<{ server: net.Socket; client: net.Socket; close(): void }> {
-  const listener = net.createServer();
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  const accepted = new Promise<net.Socket>((resolve) => listener.once("connection", resolve));
-  const client = net.connect((listener.address() as net.AddressInfo).port, "127.0.0.1");
-  const server = await accepted;
-  await new Promise((resolve) => (client.connecting ? client.once("connect", resolve) : resolve(undefined)));
-  return {
-    server,
-    client,
-    close() {
-      server.destroy();
-      client.destroy();
-      listener.close();
-    },
-  };
-}
 
 function fdOf(socket: net.Socket): number {
   return (socket as unknown as { _handle: { fd: number } })._handle.fd;
