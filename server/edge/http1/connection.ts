@@ -20,6 +20,7 @@ import { headEnd, lent, responseHead, wholeResponse, WHOLE_MAX_BODY } from "./re
 import { kernelSend, KERNEL_SEND_MIN_BYTES } from "../native/kernelSend";
 import { sealedFileOf } from "../native/sealedBodies";
 import { kept, readIntoSharedBuffer, readIntoStream } from "./sharedReads";
+import { handleOf, plainTcpHandle } from "./socketHandle";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -302,7 +303,7 @@ export class EdgeConnection implements EdgeReply {
 
   /** Nothing queued on the socket: bytes given to the kernel now cannot overtake earlier ones. */
   private nothingQueued(): boolean {
-    const handle = (this.socket as SocketInternals)._handle;
+    const handle = handleOf(this.socket);
     return handle != null && this.socket.writableLength === 0 && handle.writeQueueSize === 0 && !this.socket.writableEnded;
   }
 
@@ -348,15 +349,8 @@ export class EdgeConnection implements EdgeReply {
   }
 }
 
-/** What the fast path reads of node's socket internals (stable since Node 12, not public). */
-interface SocketInternals {
-  _handle?: { fd?: number; writeQueueSize: number } | null;
-  encrypted?: boolean;
-}
-
 /** A plain TCP socket's descriptor; -1 for TLS or anything else the kernel must not write to. */
 function plainSocketFd(socket: Socket): number {
-  const { _handle: handle, encrypted } = socket as SocketInternals;
-  if (encrypted || handle == null || handle.constructor.name !== "TCP") return -1;
-  return typeof handle.fd === "number" && handle.fd >= 0 ? handle.fd : -1;
+  const fd = plainTcpHandle(socket)?.fd;
+  return typeof fd === "number" && fd >= 0 ? fd : -1;
 }

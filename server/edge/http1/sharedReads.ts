@@ -10,6 +10,7 @@
 // anything else, so the bytes are valid until the callback returns: a caller that keeps some of
 // them for later must copy them (see `kept`).
 import type { Socket } from "node:net";
+import { plainTcpHandle } from "./socketHandle";
 
 /** As much as node itself offers a read (libuv's suggested size). */
 const READ_BYTES = 64 * 1024;
@@ -18,20 +19,24 @@ const shared = Buffer.allocUnsafeSlow(READ_BYTES);
 /** Gets `length` bytes at the start of the shared buffer; false stops reading (as pause()). */
 export type ReadCallback = (length: number, buffer: Buffer) => boolean;
 
-interface SocketFields {
-  _handle?: { useUserBuffer?: (buffer: Uint8Array) => void; constructor: { name: string } } | null;
-  [field: symbol]: unknown;
-}
+type SocketFields = Record<symbol, unknown>;
 
-/** net.Socket's private fields for `onread`, by their descriptions; undefined if this node has none. */
-function onreadFields(socket: Socket): { buffer: symbol; callback: symbol } | undefined {
+/**
+ * net.Socket's private fields for `onread`, found by their descriptions on the first socket seen
+ * (they are the same symbols for every socket); null if this node has none.
+ */
+let fields: { buffer: symbol; callback: symbol } | null | undefined;
+
+function onreadFields(socket: Socket): { buffer: symbol; callback: symbol } | null {
+  if (fields !== undefined) return fields;
   let buffer: symbol | undefined;
   let callback: symbol | undefined;
   for (const field of Object.getOwnPropertySymbols(socket)) {
     if (field.description === "kBuffer") buffer = field;
     else if (field.description === "kBufferCb") callback = field;
   }
-  return buffer !== undefined && callback !== undefined ? { buffer, callback } : undefined;
+  fields = buffer !== undefined && callback !== undefined ? { buffer, callback } : null;
+  return fields;
 }
 
 /**
@@ -41,12 +46,12 @@ function onreadFields(socket: Socket): { buffer: symbol; callback: symbol } | un
  * the end of input still emits 'end'.
  */
 export function readIntoSharedBuffer(socket: Socket, callback: ReadCallback): boolean {
-  const fields = onreadFields(socket);
-  const handle = (socket as unknown as SocketFields)._handle;
-  if (fields === undefined || handle == null || typeof handle.useUserBuffer !== "function" || handle.constructor.name !== "TCP") return false;
-  const own = socket as unknown as SocketFields;
-  own[fields.buffer] = shared;
-  own[fields.callback] = callback;
+  const handle = plainTcpHandle(socket);
+  if (handle?.useUserBuffer === undefined) return false;
+  const own = onreadFields(socket);
+  if (own === null) return false;
+  (socket as unknown as SocketFields)[own.buffer] = shared;
+  (socket as unknown as SocketFields)[own.callback] = callback;
   handle.useUserBuffer(shared);
   return true;
 }
@@ -57,10 +62,10 @@ export function readIntoSharedBuffer(socket: Socket, callback: ReadCallback): bo
  * handle directly; then this callback is simply not called.
  */
 export function readIntoStream(socket: Socket): void {
-  const fields = onreadFields(socket);
-  if (fields === undefined || (socket as unknown as SocketFields)[fields.buffer] !== shared) return;
+  const own = onreadFields(socket);
+  if (own === null || (socket as unknown as SocketFields)[own.buffer] !== shared) return;
   const forward: ReadCallback = (length, buffer) => socket.push(Buffer.from(buffer.subarray(0, length)));
-  (socket as unknown as SocketFields)[fields.callback] = forward;
+  (socket as unknown as SocketFields)[own.callback] = forward;
 }
 
 /** `bytes` if they are not in the shared buffer, else a copy: for bytes kept past a read's callback. */
