@@ -10,7 +10,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: { projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
-      globals: { ...globals.node, ...globals.browser },
+      // Each side sees only its platform's globals, as in the TypeScript projects: Node's in the
+      // server, the browser's in web/, neither in common/ (both sides import it).
+      globals: {},
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
@@ -21,6 +23,10 @@ export default tseslint.config(
       "@typescript-eslint/only-throw-error": "off",
     },
   },
+  { files: ["server/**", "e2e/**", "bench/**", "scripts/**", "*.js", "*.ts"], languageOptions: { globals: globals.node } },
+  { files: ["web/**"], languageOptions: { globals: globals.browser } },
+  // The dashboard's unit tests run in Node (vitest); e2e drives a page, whose callbacks see the DOM.
+  { files: ["web/**/*.test.ts", "web/**/*.test.tsx", "e2e/**"], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
   {
     files: ["web/**/*.tsx", "web/**/*.ts"],
     plugins: { "react-hooks": reactHooks },
