@@ -62,9 +62,3 @@ export const ACCOUNT_TEXT = {
   avatarNotFound: "No profile picture",
   sessionNotFound: "Session not found",
 } as const;
-
-/**
- * better-auth's two-factor checks (sign-in codes, backup codes), per client address: `max`
- * attempts per `window` seconds. better-auth also locks an account after 10 wrong codes in a row.
- */
-export const TWO_FACTOR_VERIFY_LIMIT = { window: 5 * 60, max: 10 } as const;

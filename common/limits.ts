@@ -10,6 +10,19 @@ export const AUTH_LIMITS = {
   reset: { window: 10 * 60, max: 5 },
 } as const;
 
+/**
+ * better-auth's two-factor checks (sign-in codes, backup codes), per client address: `max`
+ * attempts per `window` seconds.
+ */
+export const TWO_FACTOR_VERIFY_LIMIT = { window: 5 * 60, max: 10 } as const;
+
+/**
+ * The same checks for one account's sign-in challenges, from any address: many addresses, each
+ * within its own limit, must not add up to more guesses at one account's codes. A right code
+ * gives its attempt back. better-auth's own lockout (wrong codes in a row) uses these numbers too.
+ */
+export const TWO_FACTOR_ACCOUNT_LIMIT = { window: 15 * 60, max: 10 } as const;
+
 /** The contact form: messages per client address per hour. */
 export const CONTACT_LIMIT = { window: 60 * 60, max: 5 } as const;
 

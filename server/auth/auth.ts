@@ -11,8 +11,9 @@ import * as schema from "../db/schema";
 import type { Mailer } from "../mail/mailer";
 import { existingAccountMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
 import { createProfile, isUserBanned } from "../db/repositories/profiles";
-import { AUTH_LIMITS, PASSWORD_MIN_LENGTH } from "../../common/limits";
-import { ACCOUNT_TEXT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/account";
+import { twoFactorAttemptHooks } from "./twoFactorAttempts";
+import { AUTH_LIMITS, PASSWORD_MIN_LENGTH, TWO_FACTOR_ACCOUNT_LIMIT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/limits";
+import { ACCOUNT_TEXT } from "../../common/account";
 
 /** The header the API layer fills with Fastify's request.ip; any client-sent value is replaced. */
 export const CLIENT_IP_HEADER = "x-berth-client-ip";
@@ -61,7 +62,12 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       // TOTP with an authenticator app: /two-factor/enable answers the otpauth:// URI and ten
       // one-time backup codes (both stored encrypted with the secret); it takes effect once
       // /two-factor/verify-totp accepts a first code. Sign-in then answers twoFactorRedirect.
-      twoFactor({ issuer: "Berth" }),
+      // Its lockout after wrong codes in a row takes Berth's per-account numbers; the count that
+      // holds against codes sent in parallel is Berth's own (twoFactorAttempts.ts, in hooks).
+      twoFactor({
+        issuer: "Berth",
+        accountLockout: { maxFailedAttempts: TWO_FACTOR_ACCOUNT_LIMIT.max, durationSeconds: TWO_FACTOR_ACCOUNT_LIMIT.window },
+      }),
     ],
     emailAndPassword: {
       enabled: true,
@@ -112,6 +118,7 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         "/two-factor/verify-backup-code": TWO_FACTOR_VERIFY_LIMIT,
       },
     },
+    hooks: twoFactorAttemptHooks(db),
     databaseHooks: {
       user: {
         create: {

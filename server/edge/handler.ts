@@ -15,7 +15,6 @@ import { headersFor } from "./config/headers";
 import type { Manifest } from "./manifest";
 import { SITE_PASSWORD_LIMIT } from "../../common/limits";
 import type { Db } from "../db/client";
-import { consumeRateLimit, rateLimitExhausted } from "../db/repositories/rateLimits";
 import { expiredPage, imagePage, listingPage, notFoundPage, fileNotFoundPage, passwordPage, pdfViewerPage } from "./pages";
 import { parseRequestPath } from "./paths";
 import { nodeReply, type EdgeReply, type EdgeRequest } from "./reply";
@@ -32,9 +31,9 @@ import {
   passesFromCookies,
   readForm,
   safeNext,
-  verifySitePassword,
   type PassKeys,
 } from "./protection";
+import { tryFormPassword } from "./passwordAttempt";
 import { SHARE_PATH_PREFIX } from "../../common/shareLinks";
 import { createShareGate, isSharePath, SITE_PRIVATE } from "./share";
 import type { ShareKeys } from "./shareTokens";
@@ -315,14 +314,9 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
     if (!form) return sendPage(req, reply, passwordAnswer(413, "/", PASSWORD_TEXT.tooLarge));
     const next = safeNext(form.get("next"));
     const key = `berth:site-password:${host.siteId}:${clientAddress(req, deps.trustProxy)}`;
-    if (await rateLimitExhausted(deps.db, key, SITE_PASSWORD_LIMIT)) {
-      return sendPage(req, reply, passwordAnswer(429, next, PASSWORD_TEXT.tooMany));
-    }
-    const password = form.get("password") ?? "";
-    if (host.passwordHash === null || !(await verifySitePassword(password, host.passwordHash))) {
-      await consumeRateLimit(deps.db, key, SITE_PASSWORD_LIMIT);
-      return sendPage(req, reply, passwordAnswer(401, next, PASSWORD_TEXT.wrong));
-    }
+    const attempt = await tryFormPassword(deps.db, { key, rule: SITE_PASSWORD_LIMIT }, form.get("password") ?? "", host.passwordHash);
+    if (attempt.limited) return sendPage(req, reply, passwordAnswer(429, next, PASSWORD_TEXT.tooMany));
+    if (!attempt.result) return sendPage(req, reply, passwordAnswer(401, next, PASSWORD_TEXT.wrong));
     const cookie = passCookieHeader(deps.passKeys, issuePass(deps.passKeys, host.siteId, host.passwordVersion));
     reply.send(303, {
       location: next,

@@ -8,10 +8,10 @@ import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import { SHARE_LINK_PASSWORD_LIMIT } from "../../common/limits";
 import { SHARE_PAGE_TEXT, SHARE_PATH_PREFIX, shareLinkState } from "../../common/shareLinks";
 import type { Db } from "../db/client";
-import { consumeRateLimit, rateLimitExhausted } from "../db/repositories/rateLimits";
 import { countShareLinkOpen, getShareLinkOfSite, type ShareLink } from "../db/repositories/shareLinks";
 import { privateSitePage, shareLinkGonePage, shareLinkNotFoundPage, shareLinkPasswordPage } from "./pages";
-import { clientAddress, readForm, verifySitePassword } from "./protection";
+import { tryFormPassword } from "./passwordAttempt";
+import { clientAddress, readForm } from "./protection";
 import type { EdgeReply, EdgeRequest } from "./reply";
 import type { ServedHost } from "./resolver";
 import { checkShareCookie, issueShareCookie, linkIdOfToken, shareCookieHeader, shareCookiesOf, type ShareKeys } from "./shareTokens";
@@ -151,13 +151,9 @@ export function createShareGate(deps: ShareDeps): ShareGate {
       if (shareLinkState(link, now) !== "active") return send(req, reply, LINK_GONE);
       if (link.password_hash !== null) {
         const key = `berth:share-password:${link.id}:${clientAddress(req, deps.trustProxy)}`;
-        if (await rateLimitExhausted(deps.db, key, SHARE_LINK_PASSWORD_LIMIT)) {
-          return send(req, reply, passwordAnswer(429, path, SHARE_PAGE_TEXT.tooManyPasswords));
-        }
-        if (!(await verifySitePassword(form.get("password") ?? "", link.password_hash))) {
-          await consumeRateLimit(deps.db, key, SHARE_LINK_PASSWORD_LIMIT);
-          return send(req, reply, passwordAnswer(401, path, SHARE_PAGE_TEXT.wrongPassword));
-        }
+        const attempt = await tryFormPassword(deps.db, { key, rule: SHARE_LINK_PASSWORD_LIMIT }, form.get("password") ?? "", link.password_hash);
+        if (attempt.limited) return send(req, reply, passwordAnswer(429, path, SHARE_PAGE_TEXT.tooManyPasswords));
+        if (!attempt.result) return send(req, reply, passwordAnswer(401, path, SHARE_PAGE_TEXT.wrongPassword));
       }
       return admit(req, reply, host, link, now);
     },

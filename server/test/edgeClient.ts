@@ -15,6 +15,8 @@ export interface EdgeResponse {
 
 export class EdgeClient {
   private server: http.Server | undefined;
+  /** Set by the first call, so requests sent at once share one server. */
+  private listening: Promise<number> | undefined;
 
   constructor(
     private readonly handler: EdgeHandler,
@@ -23,10 +25,10 @@ export class EdgeClient {
   ) {}
 
   /** The port the edge listens on (started on first use), for tests that write raw bytes. */
-  async port(): Promise<number> {
-    if (!this.server) {
+  port(): Promise<number> {
+    this.listening ??= new Promise((resolve) => {
       // The server Berth runs, so both the edge's own HTTP/1.1 layer and node:http are tested.
-      this.server = createBerthServer({
+      const server = createBerthServer({
         hosts: this.hosts,
         edge: this.handler,
         log: this.log,
@@ -35,9 +37,10 @@ export class EdgeClient {
           res.end();
         },
       });
-      await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    }
-    return (this.server.address() as AddressInfo).port;
+      this.server = server;
+      server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+    });
+    return this.listening;
   }
 
   async get(host: string, path = "/", options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<EdgeResponse> {

@@ -8,7 +8,7 @@ import { buildUser, type BuiltUser } from "../../test/factories";
 import { parseTotpUri, totpFromUri } from "../../test/totp";
 import { twoFactors, users } from "../../db/schema";
 import type { MeResponse } from "../../../common/api";
-import { TWO_FACTOR_VERIFY_LIMIT } from "../../../common/account";
+import { TWO_FACTOR_ACCOUNT_LIMIT, TWO_FACTOR_VERIFY_LIMIT } from "../../../common/limits";
 
 interface Setup {
   totpURI: string;
@@ -162,6 +162,26 @@ describe.each(DRIVERS)("two-factor sign-in (%s)", (driver) => {
     expect((await client.post("/api/auth/two-factor/verify-backup-code", { code: setup.backupCodes[0]! })).statusCode).toBe(429);
     const elsewhere = await signIn(user);
     expect((await elsewhere.client.post("/api/auth/two-factor/verify-totp", { code: totpFromUri(setup.totpURI) })).statusCode).toBe(200);
+  });
+
+  it(`limits codes per account to ${TWO_FACTOR_ACCOUNT_LIMIT.max} per ${TWO_FACTOR_ACCOUNT_LIMIT.window / 60} minutes from any address; a right code gives its attempt back`, async () => {
+    const { user, setup } = await enabledUser();
+    // Each wrong code through its own challenge from its own address: no per-address or
+    // per-challenge limit applies, only the account's.
+    const wrongOnce = async () => {
+      const { client } = await signIn(user);
+      return (await client.post("/api/auth/two-factor/verify-totp", { code: wrongCode(setup.totpURI) })).statusCode;
+    };
+    for (let i = 0; i < TWO_FACTOR_ACCOUNT_LIMIT.max - 1; i++) expect(await wrongOnce(), `wrong code ${i + 1}`).toBe(401);
+    const { client } = await signIn(user);
+    expect((await client.post("/api/auth/two-factor/verify-totp", { code: totpFromUri(setup.totpURI) })).statusCode).toBe(200);
+    // The right code took its attempt back: one more wrong code is still checked, the next is not.
+    expect(await wrongOnce()).toBe(401);
+    const refused = await signIn(user);
+    const limited = await refused.client.post("/api/auth/two-factor/verify-backup-code", { code: setup.backupCodes[0]! });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: "ACCOUNT_TEMPORARILY_LOCKED" });
+    expect((await me(refused.client)).statusCode).toBe(401);
   });
 });
 

@@ -233,10 +233,21 @@ describe.each(DRIVERS)("site password (%s)", (driver) => {
       // The counters live in the database, per site and address: the window's end frees it.
       const key = `berth:site-password:${site.id}:%`;
       const [row] = rowsOf<{ count: number }>(await server.ctx.db.execute(sql`select count from rate_limits where key like ${key}`));
-      expect(Number(row!.count)).toBe(SITE_PASSWORD_LIMIT.max);
+      // Every attempt is counted before the check, the refused one too; only a right password gives its count back.
+      expect(Number(row!.count)).toBe(SITE_PASSWORD_LIMIT.max + 1);
       // As if the window had passed.
       await server.ctx.db.execute(sql`update rate_limits set last_request = 0 where key like ${key}`);
       expect((await enter(host, PASSWORD)).status).toBe(303);
+    });
+
+    it("counts only wrong passwords: visitors behind one address who know it all get in", async () => {
+      const { site } = await protectedSite();
+      const host = hostOf(site.url);
+      for (let i = 0; i < SITE_PASSWORD_LIMIT.max - 1; i++) expect((await enter(host, `wrong ${i}`)).status).toBe(401);
+      // Each right password is counted before scrypt runs, then given back.
+      for (let i = 0; i < SITE_PASSWORD_LIMIT.max + 2; i++) expect((await enter(host, PASSWORD)).status, `visitor ${i + 1}`).toBe(303);
+      expect((await enter(host, "wrong again")).status).toBe(401);
+      expect((await enter(host, PASSWORD)).status).toBe(429);
     });
 
     it("serves files normally again once the password is removed, and /.berth/ belongs to unprotected sites", async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DRIVERS, type TestDatabase } from "../../test/support";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../client";
-import { consumeRateLimit, pruneRateLimits, RATE_LIMIT_KEEP_MS } from "./rateLimits";
+import { consumeRateLimit, giveBackRateLimit, pruneRateLimits, RATE_LIMIT_KEEP_MS } from "./rateLimits";
 
 describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {
   let database: TestDatabase;
@@ -16,7 +16,7 @@ describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {
     const t0 = 1_000_000;
     for (let i = 0; i < 3; i++) expect((await consumeRateLimit(database.db, "berth:k", rule, t0 + i)).allowed).toBe(true);
     const refused = await consumeRateLimit(database.db, "berth:k", rule, t0 + 10_000);
-    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 50 });
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 50, windowStartedAt: t0 });
     expect((await consumeRateLimit(database.db, "berth:other", rule, t0 + 10_000)).allowed).toBe(true);
     expect((await consumeRateLimit(database.db, "berth:k", rule, t0 + 60_000)).allowed).toBe(true);
   });
@@ -25,6 +25,23 @@ describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {
     const rule = { window: 60, max: 5 };
     const results = await Promise.all(Array.from({ length: 12 }, () => consumeRateLimit(database.db, "berth:burst", rule)));
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it("gives a request back within its own window only", async () => {
+    const rule = { window: 60, max: 2 };
+    const t0 = 2_000_000;
+    const first = await consumeRateLimit(database.db, "berth:give", rule, t0);
+    expect(first.windowStartedAt).toBe(t0);
+    await consumeRateLimit(database.db, "berth:give", rule, t0 + 1);
+    await giveBackRateLimit(database.db, "berth:give", first.windowStartedAt);
+    expect((await consumeRateLimit(database.db, "berth:give", rule, t0 + 2)).allowed).toBe(true);
+    expect((await consumeRateLimit(database.db, "berth:give", rule, t0 + 3)).allowed).toBe(false);
+    // A new window began: giving back a request of the old one changes nothing.
+    const next = await consumeRateLimit(database.db, "berth:give", rule, t0 + 60_000);
+    expect(next.windowStartedAt).toBe(t0 + 60_000);
+    await giveBackRateLimit(database.db, "berth:give", first.windowStartedAt);
+    expect((await consumeRateLimit(database.db, "berth:give", rule, t0 + 60_001)).allowed).toBe(true);
+    expect((await consumeRateLimit(database.db, "berth:give", rule, t0 + 60_002)).allowed).toBe(false);
   });
 
   it("prunes counters older than a day, whoever wrote them, and keeps the rest", async () => {

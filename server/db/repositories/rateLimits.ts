@@ -2,17 +2,26 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../client";
 
+/** `max` requests per `window` seconds. */
+export interface RateLimitRule {
+  window: number;
+  max: number;
+}
+
+export interface RateLimitCount {
+  allowed: boolean;
+  retryAfterSeconds: number;
+  /** When the counted request's window began: a give-back applies to that window only. */
+  windowStartedAt: number;
+}
+
 /**
  * Counts one request against `key` in a fixed window, atomically, in the same table better-auth
  * uses (keys here start with "berth:", so they never meet better-auth's). Returns whether the
- * request is within `max`, and when the window ends.
+ * request is within `max`, and when the window ends. Refused requests count too, so a client that
+ * keeps trying gains nothing from it.
  */
-export async function consumeRateLimit(
-  db: Db,
-  key: string,
-  rule: { window: number; max: number },
-  now = Date.now(),
-): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+export async function consumeRateLimit(db: Db, key: string, rule: RateLimitRule, now = Date.now()): Promise<RateLimitCount> {
   const windowStart = now - rule.window * 1000;
   const result = await db.execute(sql`
     insert into rate_limits (id, key, count, last_request)
@@ -26,16 +35,18 @@ export async function consumeRateLimit(
   return {
     allowed: Number(row.count) <= rule.max,
     retryAfterSeconds: Math.max(1, Math.ceil((started + rule.window * 1000 - now) / 1000)),
+    windowStartedAt: started,
   };
 }
 
-/** Whether `key` has used up `max` in its current window, without counting a request. */
-export async function rateLimitExhausted(db: Db, key: string, rule: { window: number; max: number }, now = Date.now()): Promise<boolean> {
-  const windowStart = now - rule.window * 1000;
-  const result = await db.execute(sql`
-    select count from rate_limits where key = ${key} and last_request > ${windowStart}`);
-  const row = rowsOf<{ count: number }>(result)[0];
-  return row !== undefined && Number(row.count) >= rule.max;
+/**
+ * Takes one request back from `key`'s count, if its window is still the one that began at
+ * `windowStartedAt` (a later window has its own count, which this request never added to).
+ */
+export async function giveBackRateLimit(db: Db, key: string, windowStartedAt: number): Promise<void> {
+  await db.execute(sql`
+    update rate_limits set count = count - 1
+    where key = ${key} and last_request = ${windowStartedAt} and count > 0`);
 }
 
 /**
