@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -72,6 +72,21 @@ describe("tightenDataDir", () => {
     tightenDataDir(dataDir);
     expect(modeOf(outside)).toBe(0o755);
     expect(modeOf(path.join(outside, "file"))).toBe(0o644);
+  });
+
+  // Only root can make a directory another account owns; CI runs as root.
+  it.runIf(process.getuid?.() === 0)("does not enter a directory another account owns, whose entries it could swap for links", () => {
+    looseTree();
+    const theirs = path.join(dataDir, "theirs");
+    mkdirSync(theirs);
+    writeFileSync(path.join(theirs, "file"), "x");
+    chmodSync(path.join(theirs, "file"), 0o666);
+    chownSync(theirs, 65534, 65534);
+
+    const result = tightenDataDir(dataDir);
+    expect(result.failed).toEqual([{ path: theirs, code: "another account's directory, not entered" }]);
+    expect(modeOf(path.join(theirs, "file"))).toBe(0o666);
+    expect(modeOf(path.join(dataDir, "outbox", "reset.eml"))).toBe(0o600);
   });
 
   it("follows the data directory itself when it is a link, as an operator may set it up", () => {

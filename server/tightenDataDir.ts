@@ -5,8 +5,11 @@
 // Symbolic links are never followed below the directory itself (which may be one, pointing at the
 // real storage): a link planted inside must not make Berth change the mode of a file elsewhere.
 // Each file or directory is opened without following links and changed through its descriptor, so
-// swapping it for a link between the look and the change achieves nothing either. Sockets and
-// other special files are left alone: Berth makes only admin.sock, and replaces it at start.
+// swapping it for a link between the look and the change achieves nothing either. A directory is
+// tightened before it is listed, so once the walk is inside it nobody else can rename its entries;
+// a directory owned by another account is not entered at all (its owner could swap what is in it
+// for links while the walk goes through a path). Sockets and other special files are left alone:
+// Berth makes only admin.sock, and replaces it at start.
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readdirSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { GROUP_AND_OTHER } from "./privateFiles";
@@ -53,7 +56,8 @@ export function tightenDataDir(root: string): Tightening {
       }
       if (info.isDirectory()) {
         tighten(entry, info, OPEN_FLAGS | constants.O_DIRECTORY, result);
-        directories.push(entry);
+        if (info.uid === rootInfo.uid) directories.push(entry);
+        else result.failed.push({ path: entry, code: "another account's directory, not entered" });
       } else if (info.isFile()) {
         tighten(entry, info, OPEN_FLAGS, result);
       }
