@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,5 +39,32 @@ describe("starting Berth", () => {
     expect(output).toContain("Berth cannot start; fix these settings:");
     expect(output).toContain("PORT");
     expect(output).toContain("BERTH_APP_URL");
+  });
+
+  it("refuses to start with the dashboard and the sites on one registrable domain, saying why, and starts with the override", async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "berth-shared-"));
+    try {
+      const shared = { BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com" };
+      const dataDir = path.join(scratch, "data");
+      const refused = runBerth({ PORT: String(await freePort()), BERTH_DATA_DIR: dataDir, ...shared });
+      expect(await refused.exited).toBe(1);
+      const output = refused.output();
+      expect(output).toContain("Berth cannot start; fix these settings:");
+      expect(output).toContain("the dashboard (berth.example.com) and the sites (*.sites.example.com) share the registrable domain example.com");
+      expect(output).toContain("Serve the sites from a registrable domain of their own");
+      expect(output).toContain("BERTH_ALLOW_SHARED_DOMAIN=true for development only");
+      // Refused before anything was written.
+      expect(existsSync(dataDir)).toBe(false);
+
+      const allowed = await startBerth({ ...shared, BERTH_ALLOW_SHARED_DOMAIN: "true" }, { dataDir });
+      try {
+        expect((await fetch(`http://127.0.0.1:${allowed.port}/api/health`)).status).toBe(200);
+        expect(allowed.process.output()).not.toContain("share the registrable domain");
+      } finally {
+        await allowed.stop();
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -158,3 +158,75 @@ describe("loadEnv: custom-domain DNS", () => {
     expect(problems).toContain('BERTH_PUBLIC_IPS: "berth.example.com"');
   });
 });
+
+describe("loadEnv: the dashboard and the sites on registrable domains of their own", () => {
+  /** The problems loadEnv lists for `source`, or [] when it starts. */
+  function problemsOf(source: Record<string, string>): string[] {
+    try {
+      loadEnv(source, []);
+      return [];
+    } catch (error) {
+      if (error instanceof EnvError) return error.problems;
+      throw error;
+    }
+  }
+
+  it.each<[string, string, string]>([
+    ["https://berth.example.com", "sites.example.com", "example.com"],
+    ["https://berth.example.com", "example.com", "example.com"],
+    ["https://example-sites.net", "example-sites.net", "example-sites.net"],
+    ["https://berth.sites.example.com", "sites.example.com", "example.com"],
+    // Two-label public suffixes, by the Public Suffix List rather than by counting dots.
+    ["https://berth.example.co.uk", "sites.example.co.uk", "example.co.uk"],
+    // Suffixes off the list count as suffixes (the browsers' "*" rule), like .test here.
+    ["http://berth.example.test:8080", "sites.example.test", "example.test"],
+    // Below one site's own host: that site could set cookies for the dashboard.
+    ["http://app.abcde.localhost:8080", "localhost", "abcde.localhost"],
+    ["https://app.team.github.io", "github.io", "team.github.io"],
+  ])("refuses the dashboard at %s with the sites under %s (both in %s), saying why and how to fix it", (appUrl, sitesDomain, shared) => {
+    const problems = problemsOf({ BERTH_APP_URL: appUrl, BERTH_SITES_DOMAIN: sitesDomain });
+    expect(problems).toHaveLength(1);
+    const [problem] = problems;
+    expect(problem).toMatch(/^BERTH_APP_URL, BERTH_SITES_DOMAIN: /);
+    expect(problem).toContain(`(${new URL(appUrl).hostname}) and the sites (*.${sitesDomain}) share the registrable domain ${shared},`);
+    expect(problem).toContain("any hosted page could set cookies the browser sends to the dashboard");
+    expect(problem).toContain("Serve the sites from a registrable domain of their own");
+    expect(problem).toContain("BERTH_ALLOW_SHARED_DOMAIN=true for development only");
+  });
+
+  it.each<[string | undefined, string | undefined]>([
+    // The default: a site's registrable domain is abcde.localhost itself, and browsers refuse
+    // cookies for Domain=localhost.
+    [undefined, undefined],
+    ["http://localhost:9000", "localhost"],
+    ["http://berth.localhost:8080", "localhost"],
+    ["https://berth.example.com", "example-sites.net"],
+    ["https://berth.example.co.uk", "sites.other.co.uk"],
+    // IP addresses have no registrable domain: their cookies are host-only.
+    ["http://127.0.0.1:8080", "localhost"],
+    ["http://[::1]:8080", "localhost"],
+    ["http://192.0.2.10:8080", "sites.example.com"],
+    // Each github.io name is its own registrable domain (the list's private section, which browsers use).
+    ["https://berth.github.io", "github.io"],
+  ])("starts with the dashboard at %s and the sites under %s", (appUrl, sitesDomain) => {
+    const source: Record<string, string> = {};
+    if (appUrl) source.BERTH_APP_URL = appUrl;
+    if (sitesDomain) source.BERTH_SITES_DOMAIN = sitesDomain;
+    expect(problemsOf(source)).toEqual([]);
+  });
+
+  it("starts anyway with BERTH_ALLOW_SHARED_DOMAIN=true, for development", () => {
+    const env = loadEnv({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_ALLOW_SHARED_DOMAIN: "true" }, []);
+    expect(env.sitesDomain).toBe("sites.example.com");
+    expect(problemsOf({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_ALLOW_SHARED_DOMAIN: "false" })).toHaveLength(1);
+    expect(problemsOf({ BERTH_ALLOW_SHARED_DOMAIN: "yes" })).toEqual(['BERTH_ALLOW_SHARED_DOMAIN: must be true or false (got "yes")']);
+  });
+
+  it("lists the shared domain with every other problem", () => {
+    const problems = problemsOf({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_SECRET: "short", BERTH_ROLES: "cache" });
+    expect(problems).toHaveLength(3);
+    expect(problems.join("\n")).toContain("BERTH_SECRET");
+    expect(problems.join("\n")).toContain('unknown role "cache"');
+    expect(problems.join("\n")).toContain("share the registrable domain example.com");
+  });
+});

@@ -3,6 +3,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { canonicalIp } from "./dns";
+import { registrableDomainSharedWithSites } from "./registrableDomain";
 import { z } from "zod";
 
 const port = z.coerce
@@ -19,7 +20,7 @@ const httpUrl = z
 
 const hostname = z
   .string()
-  .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)*$/i, "must be a host name such as localhost or sites.example.com")
+  .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)*$/i, "must be a host name such as localhost or example-sites.net")
   .transform((v) => v.toLowerCase());
 
 const email = z.string().email("must be an e-mail address");
@@ -38,8 +39,15 @@ const Schema = z.object({
   BERTH_DATA_DIR: z.string().min(1).default("./data"),
   // Public URL of the dashboard; links in e-mails point here. Defaults to http://localhost:$PORT.
   BERTH_APP_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
-  // Sites are served at {subdomain}.{BERTH_SITES_DOMAIN}.
+  // Sites are served at {subdomain}.{BERTH_SITES_DOMAIN}: a registrable domain apart from the
+  // dashboard's (berth.example.com and example-sites.net), or hosted pages could set its cookies.
   BERTH_SITES_DOMAIN: hostname.default("localhost"),
+  // Set to true to start even though the dashboard and the sites share a registrable domain (any
+  // hosted page can then sign dashboard users out or lock them out). For development only.
+  BERTH_ALLOW_SHARED_DOMAIN: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   // A PostgreSQL server. Unset: embedded PGlite inside BERTH_DATA_DIR.
   DATABASE_URL: z.preprocess(
     blankToUndefined,
@@ -242,6 +250,26 @@ function parsePublicIps(raw: string | undefined, problems: string[]): string[] {
   return addresses;
 }
 
+function appUrlOf(v: { PORT: number; BERTH_APP_URL?: string | undefined }): string {
+  return v.BERTH_APP_URL ?? `http://localhost:${v.PORT}`;
+}
+
+/** The dashboard and the sites on one registrable domain: a hosted page could set the dashboard's cookies. */
+function checkSharedDomain(appUrl: string, sitesDomain: string, allowed: boolean, problems: string[]): void {
+  if (allowed) return;
+  const appHost = new URL(appUrl).hostname;
+  const shared = registrableDomainSharedWithSites(appHost, sitesDomain);
+  if (shared === undefined) return;
+  problems.push(
+    `BERTH_APP_URL, BERTH_SITES_DOMAIN: the dashboard (${appHost}) and the sites (*.${sitesDomain}) share the ` +
+      `registrable domain ${shared}, so any hosted page could set cookies the browser sends to the dashboard: ` +
+      `sign its users out, lock them out with a look-alike session cookie, or flood it until it answers 431. ` +
+      `Serve the sites from a registrable domain of their own (the dashboard at berth.example.com, the sites at ` +
+      `*.example-sites.net, as GitHub Pages uses github.io beside github.com), or set BERTH_ALLOW_SHARED_DOMAIN=true ` +
+      `for development only`,
+  );
+}
+
 /** S3 settings that would silently do nothing, or credentials that cannot work, are mistakes worth stopping for. */
 function checkS3(source: Record<string, string | undefined>, problems: string[]): void {
   const isSet = (key: string) => (source[key] ?? "").trim() !== "";
@@ -275,10 +303,13 @@ export function loadEnv(
   const adminEmails = parseAdminEmails(source.BERTH_ADMIN_EMAILS ?? "", problems);
   const dnsServers = parseDnsServers(source.BERTH_DNS_SERVERS, problems);
   const publicIps = parsePublicIps(source.BERTH_PUBLIC_IPS, problems);
+  // Judged whenever the settings it needs are valid, so it joins the list even when others are not.
+  const hosts = Schema.pick({ PORT: true, BERTH_APP_URL: true, BERTH_SITES_DOMAIN: true, BERTH_ALLOW_SHARED_DOMAIN: true }).safeParse(source);
+  if (hosts.success) checkSharedDomain(appUrlOf(hosts.data), hosts.data.BERTH_SITES_DOMAIN, hosts.data.BERTH_ALLOW_SHARED_DOMAIN, problems);
   if (!parsed.success || problems.length > 0) throw new EnvError(problems);
 
   const v = parsed.data;
-  const appUrl = v.BERTH_APP_URL ?? `http://localhost:${v.PORT}`;
+  const appUrl = appUrlOf(v);
   return {
     port: v.PORT,
     dataDir: path.resolve(v.BERTH_DATA_DIR),

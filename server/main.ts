@@ -3,9 +3,12 @@ import { EnvError, loadEnv, type Env } from "./env";
 import { DataDirLockedError } from "./db/lock";
 import { LegalFileError } from "./legal/documents";
 import { createLogger } from "./log";
+import { restrictUmask } from "./privateFiles";
 import { startBerth } from "./start";
 
 async function main(): Promise<void> {
+  // Before anything is written: whatever Berth or a library creates is this user's alone.
+  restrictUmask();
   let env: Env;
   try {
     env = loadEnv();

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "./env";
 import { lockDataDir } from "./db/lock";
+import { tightenDataDir } from "./tightenDataDir";
 import { resolveSecret } from "./secrets";
 import { openDatabase, type Database } from "./db/client";
 import { createMailer } from "./mail/mailer";
@@ -43,6 +44,18 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
   const releaseLock = lockDataDir(env.dataDir);
   let database: Database | undefined;
   try {
+    // Under the lock, before anything opens: what an older Berth or a copy made under umask 022
+    // left readable by other accounts becomes owner-only.
+    const tightened = tightenDataDir(env.dataDir);
+    if (tightened.changed > 0) {
+      log.warn(`Data directory ${env.dataDir}: ${tightened.changed} ${tightened.changed === 1 ? "entry was" : "entries were"} open to other accounts on this machine and ${tightened.changed === 1 ? "is" : "are"} now owner-only (chmod go-rwx)`);
+    }
+    if (tightened.failed.length > 0) {
+      log.warn(
+        { failed: tightened.failed.slice(0, 20) },
+        `Data directory ${env.dataDir}: ${tightened.failed.length} ${tightened.failed.length === 1 ? "entry" : "entries"} could not be made owner-only; other accounts may still read ${tightened.failed.length === 1 ? "it" : "them"}`,
+      );
+    }
     const legal = loadLegalDocuments(env);
     const secret = resolveSecret(env.secret, env.dataDir);
     database = await openDatabase(

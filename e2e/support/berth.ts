@@ -30,9 +30,19 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
-export function runBerth(env: Record<string, string>, args: string[] = []): RunningProcess {
+export interface RunOptions {
+  /** The umask the process starts with, as a shell sets it (e.g. 0o022); unset: this process's own. */
+  umask?: number;
+}
+
+export function runBerth(env: Record<string, string>, args: string[] = [], options: RunOptions = {}): RunningProcess {
   let output = "";
-  const child = spawn(process.execPath, [serverEntry, ...args], {
+  // Through sh, as an operator's shell or service manager would start it, so that Berth gets the
+  // umask before its first instruction.
+  const [command, commandArgs] = options.umask === undefined
+    ? [process.execPath, [serverEntry, ...args]]
+    : ["/bin/sh", ["-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$0" "$@"`, process.execPath, serverEntry, ...args]];
+  const child = spawn(command, commandArgs, {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", BERTH_LOG_FORMAT: "json", BERTH_LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -49,12 +59,18 @@ export interface Berth {
   dataDir: string;
   outbox: Outbox;
   process: RunningProcess;
-  stop(): Promise<void>;
+  /** SIGTERM, then removes the data directory unless told to keep it (to start on it again). */
+  stop(options?: { keepDataDir?: boolean }): Promise<void>;
 }
 
-export async function startBerth(extraEnv: Record<string, string> = {}): Promise<Berth> {
+export interface StartOptions extends RunOptions {
+  /** The data directory; need not exist yet. Unset: a new temporary directory. stop() removes it either way. */
+  dataDir?: string;
+}
+
+export async function startBerth(extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<Berth> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "berth-e2e-"));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "berth-e2e-"));
   const url = `http://localhost:${port}`;
   const proc = runBerth({
     PORT: String(port),
@@ -62,7 +78,7 @@ export async function startBerth(extraEnv: Record<string, string> = {}): Promise
     BERTH_APP_URL: url,
     BERTH_CONTACT_EMAIL: "operator@berth.test",
     ...extraEnv,
-  });
+  }, [], options);
   const deadline = Date.now() + 60_000;
   for (;;) {
     const exitCode = await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 200, "running"))]);
@@ -77,10 +93,10 @@ export async function startBerth(extraEnv: Record<string, string> = {}): Promise
     dataDir,
     outbox: new Outbox(path.join(dataDir, "outbox")),
     process: proc,
-    async stop() {
+    async stop({ keepDataDir = false } = {}) {
       proc.child.kill("SIGTERM");
       await proc.exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -9,17 +9,19 @@
 // temporary PGlite opened from the archive and the logical dump) and a PostgreSQL backup into
 // PGlite, so a restore is also how an instance moves from one to the other.
 import { createReadStream, existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { openDatabase, type Database, type Db, type Executor } from "../db/client";
 import { lockDataDir } from "../db/lock";
+import { openPrivatePglite } from "../db/privatePglite";
 import type { Env } from "../env";
 import { migrationsDir } from "../paths";
+import { PRIVATE_FILE } from "../privateFiles";
 import { createBlobStore } from "../storage";
 import { checkMigrations, importLogicalDump, isEmptyDatabase, linesOf, MigrationMismatchError } from "./logicalDump";
 import { blobOfPart, MANIFEST_NAME, SECRET_PART, type BackupManifest, type Part } from "./manifest";
@@ -55,8 +57,7 @@ async function pgliteFromDump(dir: string, dump: Buffer): Promise<PGlite> {
   if (dump.length < 512 || dump.subarray(257, 262).toString("latin1") !== "ustar") {
     throw new InvalidBackupError("The archive's database is not a PGlite data directory.");
   }
-  await mkdir(path.dirname(dir), { recursive: true });
-  const pglite = new PGlite(dir, { loadDataDir: new Blob([new Uint8Array(dump)]) });
+  const pglite = openPrivatePglite(dir, { loadDataDir: new Blob([new Uint8Array(dump)]) });
   await pglite.waitReady;
   return pglite;
 }
@@ -163,7 +164,7 @@ export async function restoreBackup(file: string, env: RestoreEnv): Promise<Rest
       } else if (entry.name === SECRET_PART) {
         const text = (await collect(hashing(entry.body, part), part.size)).toString("utf8");
         secret = text.trim();
-        await writeFile(path.join(dataDir, SECRET_FILE), text, { mode: 0o600, flag: "wx" });
+        await writeFile(path.join(dataDir, SECRET_FILE), text, { mode: PRIVATE_FILE, flag: "wx" });
       } else {
         await restoreDatabase(entry, part, manifest.database.kind, { tx, pgliteDir: path.join(dataDir, "db") }, local);
       }

@@ -2,8 +2,12 @@
 // sources, so it works on a fresh clone without a build). See run.ts and backup.ts.
 import { runBackupCli } from "./backup";
 import { isBackupCommand } from "./backupArgs";
+import { restrictUmask } from "../privateFiles";
 import { runCli } from "./run";
 
+// The CLI may open the data directory itself (no server running), restore into one or write a
+// backup: what it creates is this user's alone, like the server's.
+restrictUmask();
 const argv = process.argv.slice(2);
 const io = {
   env: process.env,

@@ -1,9 +1,7 @@
 // Opens the database: embedded PGlite in the data directory, or a PostgreSQL server when
 // DATABASE_URL is set. Both are handed out as the same drizzle type, so repositories never
 // know which one they talk to.
-import path from "node:path";
-import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -12,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import * as schema from "./schema";
 import { migrationsDir } from "../paths";
+import { openPrivatePglite } from "./privatePglite";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -46,8 +45,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   let client: PGlite;
   if ("pglite" in target) client = target.pglite;
   else {
-    await mkdir(path.dirname(target.pgliteDir), { recursive: true });
-    client = new PGlite(target.pgliteDir);
+    client = openPrivatePglite(target.pgliteDir);
   }
   await client.waitReady;
   const db = drizzlePglite(client, { schema });

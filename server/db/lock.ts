@@ -2,6 +2,7 @@
 // Each Berth process holds a lock file naming its pid; a second one refuses to start.
 import { openSync, writeSync, closeSync, readFileSync, rmSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../privateFiles";
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -26,11 +27,11 @@ function isAlive(pid: number): boolean {
 
 /** Takes the data directory's lock, or throws DataDirLockedError. Returns the release function. */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR });
   const lockPath = path.join(dataDir, "berth.lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, "wx", 0o600);
+      const fd = openSync(lockPath, "wx", PRIVATE_FILE);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return () => rmSync(lockPath, { force: true });

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../privateFiles";
 import { renderRfc822, type MailMessage } from "./message";
 
 export type { MailMessage };
@@ -23,12 +24,13 @@ export function outboxFileName(to: string, date = new Date()): string {
 export function createOutboxMailer(outboxDir: string, from: string, log: FastifyBaseLogger): Mailer {
   return {
     async send(message) {
-      await mkdir(outboxDir, { recursive: true });
+      // Owner-only: a message holds a working link (a password reset signs in as its recipient).
+      await mkdir(outboxDir, { recursive: true, mode: PRIVATE_DIR });
       const file = path.join(outboxDir, outboxFileName(message.to));
-      await writeFile(file, renderRfc822(from, message), { flag: "wx" }).catch(async (error: NodeJS.ErrnoException) => {
+      await writeFile(file, renderRfc822(from, message), { flag: "wx", mode: PRIVATE_FILE }).catch(async (error: NodeJS.ErrnoException) => {
         // Two messages to one address in the same millisecond: keep both.
         if (error.code !== "EEXIST") throw error;
-        await writeFile(file.replace(/\.eml$/, `-${process.hrtime.bigint()}.eml`), renderRfc822(from, message));
+        await writeFile(file.replace(/\.eml$/, `-${process.hrtime.bigint()}.eml`), renderRfc822(from, message), { flag: "wx", mode: PRIVATE_FILE });
       });
       log.info({ to: message.to, file }, `Mail "${message.subject}" written to the outbox${message.link ? `: ${message.link}` : ""}`);
     },

@@ -1,8 +1,9 @@
-// Cookie tossing: sites share a parent domain with each other (and often with the dashboard), so
-// a hosted page can plant cookies that the browser then sends to the dashboard's API. The edge
-// never lets a site set a cookie through _headers, its own cookies are host-only, and on the API
-// a flood of junk cookies or a planted second session cookie never makes the request someone
-// else's: it stays the owner's, or at worst has no session (401).
+// Cookie tossing: sites share a parent domain with each other, and with the dashboard where an
+// operator overrides the start-up check (BERTH_ALLOW_SHARED_DOMAIN, for development), so a hosted
+// page can plant cookies that the browser then sends to a neighbour or to the dashboard's API. The
+// edge never lets a site set or clear cookies through _headers, its own cookies are host-only, and
+// on the API a flood of junk cookies or a planted second session cookie never makes the request
+// someone else's: it stays the owner's, or at worst has no session (401).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
@@ -37,7 +38,8 @@ function junkCookies(): string[] {
 
 const DEPLOYMENTS: Array<{ name: string; env: Record<string, string>; origin: string }> = [
   { name: "over HTTP", env: {}, origin: "http://localhost:8080" },
-  { name: "over HTTPS", env: { BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "example.com" }, origin: "https://berth.example.com" },
+  // The dashboard under the sites' own domain: Berth refuses to start so unless told to allow it.
+  { name: "over HTTPS", env: { BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "example.com", BERTH_ALLOW_SHARED_DOMAIN: "true" }, origin: "https://berth.example.com" },
 ];
 
 describe.each(DRIVERS)("cookie tossing (%s)", (driver) => {
@@ -163,6 +165,27 @@ describe.each(DRIVERS)("cookie tossing (%s)", (driver) => {
       const served = await server.edge.get(hostOf(site.url), "/");
       expect(served.status).toBe(200);
       expect(served.headers["set-cookie"]).toBeUndefined();
+      expect(served.headers["x-robots-tag"]).toBe("noindex");
+    });
+
+    it.each([
+      ['Clear-Site-Data: "cookies"', "Clear-Site-Data cannot be set: it clears cookies of every site under the same parent domain, not only this site's"],
+      ['clear-site-data: "*"', "clear-site-data cannot be set: it clears cookies of every site under the same parent domain, not only this site's"],
+      ["Set-Cookie2: berth.session_token=planted; Domain=.localhost; Version=1", "Set-Cookie2 cannot be set: sites cannot set cookies through _headers"],
+      [
+        "Strict-Transport-Security: max-age=31536000; includeSubDomains",
+        "Strict-Transport-Security cannot use includeSubDomains: it would force HTTPS on every host under this one, which need not be this site's",
+      ],
+    ])("refuses %j, which reaches past the site's own host, and the old version stays live", async (line, reason) => {
+      const response = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "_headers", content: `/*\n  ${line}\n`, type: "text/plain" });
+      const deployment = response.json<{ deployment: DeploymentResponse }>().deployment;
+      expect(deployment.status).toBe("failed");
+      expect(deployment.error).toBe(`_headers line 2: ${reason}`);
+      const served = await server.edge.get(hostOf(site.url), "/");
+      expect(served.status).toBe(200);
+      expect(served.headers["clear-site-data"]).toBeUndefined();
+      expect(served.headers["set-cookie2"]).toBeUndefined();
+      expect(served.headers["strict-transport-security"]).toBeUndefined();
       expect(served.headers["x-robots-tag"]).toBe("noindex");
     });
 

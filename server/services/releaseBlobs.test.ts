@@ -243,7 +243,7 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
       stageUpload(
         server.ctx,
         { filename: "held.html", mimetype: "text/html", stream: Readable.from([Buffer.from(bytes)]) },
-        { extractZip: false, plan: PLANS.free, usedBytes: 0 },
+        { extractZip: false, plan: PLANS.free, usedBytes: 0, tmpDir: path.join(server.ctx.env.dataDir, "tmp") },
       );
 
     it("makes the deletion of unreferenced bytes wait for a commit that is recording them", async () => {

@@ -2,7 +2,6 @@
 // becomes one blob, a zip (when it is to be unpacked) becomes one blob per entry. Nothing points
 // at the blobs yet; discard() deletes the ones this upload created if the caller gives up, unless
 // another upload of the same bytes has recorded them meanwhile (deleteUnreferencedBytes).
-import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { contentTypeFor, isAllowedUpload, isZipUpload, validateSitePath } from "../../common/uploads";
@@ -33,10 +32,14 @@ export interface StagedUpload {
   discard(): Promise<void>;
 }
 
+/**
+ * `tmpDir` holds a zip while it is unpacked: the data directory's own tmp/, owner-only like the
+ * rest of it and swept of what a crash leaves there (never the shared system temp directory).
+ */
 export async function stageUpload(
   ctx: Pick<AppContext, "db" | "blobs">,
   incoming: IncomingFile,
-  options: { extractZip: boolean; plan: Plan; usedBytes: number; tmpDir?: string },
+  options: { extractZip: boolean; plan: Plan; usedBytes: number; tmpDir: string },
 ): Promise<StagedUpload> {
   const { filename, mimetype, stream } = incoming;
   const name = validateSitePath(path.posix.basename(filename.replace(/\\/g, "/")));
@@ -53,7 +56,7 @@ export async function stageUpload(
   const discard = (shas: string[]) => deleteUnreferencedBytes(ctx, shas);
 
   if (options.extractZip && isZipUpload(name.path, mimetype)) {
-    const temp = await receiveToTempFile(stream, options.tmpDir ?? os.tmpdir(), options.plan.maxFileBytes);
+    const temp = await receiveToTempFile(stream, options.tmpDir, options.plan.maxFileBytes);
     try {
       const archive = await extractZip(temp.path, store, zipLimitsFor(options.plan, options.usedBytes), discard);
       const created = archive.files.filter((f) => f.created);

@@ -18,6 +18,7 @@ import {
   type TempSweeper,
 } from "./blobStore";
 import { createMeter } from "./meter";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../privateFiles";
 
 const FAN_OUT = /^[0-9a-f]{2}$/;
 
@@ -39,17 +40,17 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
 
   return {
     async put(source: Readable, { maxBytes }: { maxBytes: number }): Promise<PutResult> {
-      await mkdir(tmpDir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR });
       const tmpPath = path.join(tmpDir, randomUUID());
       const meter = createMeter(maxBytes);
       // flush: fsync before close, because the database will point at this blob as soon as
       // put() returns, so its bytes must survive a power cut before its name does.
-      const sink = createWriteStream(tmpPath, { flags: "wx", flush: true });
+      const sink = createWriteStream(tmpPath, { flags: "wx", flush: true, mode: PRIVATE_FILE });
       try {
         await pipeline(source, meter.stream, sink);
         const { sha256, size } = meter.result();
         const finalPath = blobPath(sha256);
-        await mkdir(path.dirname(finalPath), { recursive: true });
+        await mkdir(path.dirname(finalPath), { recursive: true, mode: PRIVATE_DIR });
         const created = await placeOnce(tmpPath, finalPath);
         await syncDirectory(path.dirname(finalPath));
         return { sha256, size, created };
@@ -97,7 +98,7 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       // the moved file's time (and the blob goes back), one after it finds no blob and writes it
       // anew. Either way the bytes an upload is about to record stay.
       const finalPath = blobPath(sha256);
-      await mkdir(tmpDir, { recursive: true });
+      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR });
       const aside = path.join(tmpDir, `sweep-${randomUUID()}`);
       try {
         await rename(finalPath, aside);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { BlobTooLargeError, type BlobStore, type PutResult } from "../storage/blobStore";
+import { PRIVATE_DIR, PRIVATE_FILE } from "../privateFiles";
 import { fileTooLarge } from "./errors";
 
 /**
@@ -35,7 +36,7 @@ export interface TempFile {
  * any other failure. On success the caller owns the file and must call remove().
  */
 export async function receiveToTempFile(source: Readable, dir: string, maxBytes: number): Promise<TempFile> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
   const file = path.join(dir, `upload-${randomUUID()}.tmp`);
   const remove = () => rm(file, { force: true });
   let size = 0;
@@ -49,7 +50,7 @@ export async function receiveToTempFile(source: Readable, dir: string, maxBytes:
   });
   // Opened before streaming, so the name exists by the time anything can fail and the clean-up
   // below cannot race a lazy open.
-  const handle = await open(file, "wx", 0o600);
+  const handle = await open(file, "wx", PRIVATE_FILE);
   try {
     await pipeline(source, limit, handle.createWriteStream());
   } catch (error) {

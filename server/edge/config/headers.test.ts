@@ -79,6 +79,19 @@ describe("parseHeaders: errors", () => {
     ["  SET-COOKIE: a=b", "SET-COOKIE cannot be set: sites cannot set cookies through _headers"],
     ["  set-cookie: a=b", "set-cookie cannot be set: sites cannot set cookies through _headers"],
     ["  X-Content-Type-Options: sniff", "X-Content-Type-Options cannot be set: Berth always sends X-Content-Type-Options: nosniff"],
+    // Headers whose effect reaches past the site's own origin, to its neighbours under the same parent domain.
+    ["  Set-Cookie2: a=b; Domain=.localhost; Version=1", "Set-Cookie2 cannot be set: sites cannot set cookies through _headers"],
+    ...['"cookies"', '"*"', '"cache", "storage"', '"executionContexts"'].map((value): [string, string] => [
+      `  Clear-Site-Data: ${value}`,
+      "Clear-Site-Data cannot be set: it clears cookies of every site under the same parent domain, not only this site's",
+    ]),
+    ['  clear-site-data: "cookies"', "clear-site-data cannot be set: it clears cookies of every site under the same parent domain, not only this site's"],
+    ...["max-age=31536000; includeSubDomains", "max-age=31536000; includeSubDomains; preload", "includesubdomains;max-age=1", "max-age=1 ; INCLUDESUBDOMAINS "].map(
+      (value): [string, string] => [
+        `  Strict-Transport-Security: ${value}`,
+        "Strict-Transport-Security cannot use includeSubDomains: it would force HTTPS on every host under this one, which need not be this site's",
+      ],
+    ),
   ];
 
   // Each bad line is the fourth, after a comment, a path and a good header.
@@ -129,6 +142,25 @@ describe("parseHeaders: errors", () => {
       ok: false,
       error: "_headers line 3: header line before any path (start with a path such as /*)",
     });
+  });
+});
+
+describe("parseHeaders: headers that act on the site's own origin only are the site's to set", () => {
+  it.each([
+    "Strict-Transport-Security: max-age=31536000",
+    "Strict-Transport-Security: max-age=31536000; preload",
+    "Service-Worker-Allowed: /",
+    "Origin-Agent-Cluster: ?1",
+    "Supports-Loading-Mode: credentialed-prerender",
+    'NEL: {"report_to":"default","max_age":86400}',
+    'Report-To: {"group":"default","max_age":86400,"endpoints":[{"url":"https://reports.example.org/"}]}',
+    'Reporting-Endpoints: default="https://reports.example.org/"',
+    "Access-Control-Allow-Origin: *",
+    "Cross-Origin-Opener-Policy: same-origin",
+    "X-Include-Subdomains-Note: includeSubDomains",
+  ])("%s", (line) => {
+    const colon = line.indexOf(":");
+    expect(rulesOf(`/*\n  ${line}`)[0]!.headers).toEqual([[line.slice(0, colon), line.slice(colon + 2)]]);
   });
 });
 

@@ -30,7 +30,23 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
-// Headers a site may not set, and why.
+// Headers a site may not set, and why. Besides the framing, a site's headers may act on its own
+// origin only: sites share a parent domain with each other (and, if an operator overrides the
+// check in env.ts, with the dashboard), so a header whose effect reaches the registrable domain
+// would let one site act on its neighbours' visitors. Decided header by header:
+// - refused: Set-Cookie and Set-Cookie2 (Domain= reaches every sibling), Clear-Site-Data (its
+//   "cookies" and "*" clear the cookies of the whole registrable domain: every neighbour's share
+//   and password cookies, and the dashboard's session where it shares the domain), and
+//   Strict-Transport-Security with includeSubDomains (checked in parseHeaders: it binds every
+//   name under the host for a year, which on an apex custom domain are hosts that need not be
+//   this site's, nor even on Berth; without it the header binds the site's own host only).
+// - allowed, as they act on the site's own origin: Service-Worker-Allowed (a scope never leaves
+//   the origin, and a worker at /sw.js already covers all of it), Origin-Agent-Cluster
+//   (document.domain needs both pages to opt in, and Berth's never do), Supports-Loading-Mode
+//   (lets others prerender or fence-frame this site's own pages), NEL, Report-To and
+//   Reporting-Endpoints (policies of this origin; NEL's include_subdomains adds only DNS failures
+//   of names below the host, to the site's own endpoint), Access-Control-*, Cross-Origin-*, Content-Security-Policy,
+//   Permissions-Policy and the like (the site's own choice).
 const FRAMING = "the server frames the response itself; a site's value would corrupt it";
 const FORBIDDEN = new Map<string, string>([
   ["content-length", FRAMING],
@@ -46,6 +62,8 @@ const FORBIDDEN = new Map<string, string>([
   ["content-range", "it must describe the bytes Berth actually sends"],
   // Sites share a parent domain: a cookie with Domain= could reach sibling sites or the dashboard.
   ["set-cookie", "sites cannot set cookies through _headers"],
+  ["set-cookie2", "sites cannot set cookies through _headers"],
+  ["clear-site-data", "it clears cookies of every site under the same parent domain, not only this site's"],
   ["x-content-type-options", "Berth always sends X-Content-Type-Options: nosniff"],
 ]);
 
@@ -94,12 +112,20 @@ export function parseHeaders(text: string): Parsed {
     if (!TOKEN.test(name)) return fail(`invalid header name "${name}"`);
     const forbidden = FORBIDDEN.get(name.toLowerCase());
     if (forbidden) return fail(`${name} cannot be set: ${forbidden}`);
+    if (name.toLowerCase() === "strict-transport-security" && hasDirective(value, "includesubdomains")) {
+      return fail(`${name} cannot use includeSubDomains: it would force HTTPS on every host under this one, which need not be this site's`);
+    }
     const bad = badCharacter(value);
     if (bad) return fail(`the value of ${name} contains ${bad}`);
     if (value === "") return fail(`empty value for ${name}`);
     current.headers.push([name, value]);
   }
   return { ok: true, rules };
+}
+
+/** Whether a `;`-separated directive list (RFC 6797's form) holds `directive`, in any case. */
+function hasDirective(value: string, directive: string): boolean {
+  return value.split(";").some((part) => part.trim().replace(/^"|"$/g, "").toLowerCase() === directive);
 }
 
 function badCharacter(text: string): string | undefined {

@@ -4,9 +4,10 @@ import { CodeBlock, Callout, DocHeading, DocSection, InlineCode } from "./DocBit
 // server prints every missing or invalid one at startup.
 const SETTINGS: { name: string; what: string }[] = [
   { name: "PORT", what: "The one port for the dashboard, the API and every site. Default 8080." },
-  { name: "BERTH_DATA_DIR", what: "Where the embedded database, uploaded files, mail outbox and generated secret live. Default ./data." },
+  { name: "BERTH_DATA_DIR", what: "Where the embedded database, uploaded files, mail outbox and generated secret live, readable by Berth's own account only. Default ./data." },
   { name: "BERTH_APP_URL", what: "The public address of the dashboard; links in e-mails point here." },
-  { name: "BERTH_SITES_DOMAIN", what: "Sites are served at {subdomain}.{this domain}. Default localhost." },
+  { name: "BERTH_SITES_DOMAIN", what: "Sites are served at {subdomain}.{this domain}, a registrable domain apart from the dashboard's (example-sites.net beside berth.example.com). Default localhost." },
+  { name: "BERTH_ALLOW_SHARED_DOMAIN", what: "Set to true to start even when the dashboard and the sites share a registrable domain, which lets hosted pages set the dashboard's cookies. For development only." },
   { name: "DATABASE_URL", what: "A PostgreSQL connection string. Unset, Berth uses the embedded database." },
   { name: "BERTH_SMTP_URL", what: "Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587." },
   { name: "BERTH_MAIL_FROM", what: "The sender of every message Berth mails." },
@@ -40,7 +41,8 @@ export function SelfHosting() {
         <InlineCode>BERTH_DATA_DIR</InlineCode>: the embedded PostgreSQL database (PGlite), uploaded files, the secret
         that signs sessions, and an <InlineCode>outbox</InlineCode> folder. Until you configure SMTP, e-mails such as
         sign-up confirmations are written to that outbox instead of being sent, so you can open them there. Back up
-        this directory and you have backed up Berth.
+        this directory and you have backed up Berth. It is readable by the account Berth runs as and no other: Berth
+        creates it that way, and at start takes group and other permissions off anything in it that has them.
       </p>
 
       <DocHeading>Using PostgreSQL</DocHeading>
@@ -63,8 +65,11 @@ export function SelfHosting() {
 
       <Callout title="Going to production">
         Serve sites from a different registrable domain than the dashboard, the way GitHub Pages uses github.io
-        rather than github.com, so that uploaded pages can never read dashboard cookies. Point a wildcard DNS record
-        (<InlineCode>*.sites.example</InlineCode>) at the server and set <InlineCode>BERTH_SITES_DOMAIN</InlineCode>.
+        rather than github.com, so that uploaded pages can never set cookies the dashboard receives: the dashboard at{" "}
+        <InlineCode>berth.example.com</InlineCode> and the sites at <InlineCode>*.example-sites.net</InlineCode>, not{" "}
+        <InlineCode>*.sites.example.com</InlineCode>. Berth refuses to start when the two share one. Point a wildcard
+        DNS record (<InlineCode>*.example-sites.net</InlineCode>) at the server and set{" "}
+        <InlineCode>BERTH_SITES_DOMAIN</InlineCode>.
       </Callout>
     </DocSection>
   );

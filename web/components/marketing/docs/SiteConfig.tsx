@@ -43,7 +43,8 @@ export function SiteConfigSection() {
         The publish fails and the deployment card shows the line number and the reason, for example{" "}
         <InlineCode>_redirects line 2: unknown status "303"</InlineCode>. The version that was live stays live until the file
         is fixed. Limits: 2,000 redirect rules and 500 header rules. Headers that would break the response (such as
-        Content-Length or Set-Cookie) are refused.
+        Content-Length) or reach past your own site to its neighbours (Set-Cookie, Clear-Site-Data, and
+        Strict-Transport-Security with includeSubDomains) are refused.
       </Callout>
       <DocHeading>Fallback pages and clean URLs</DocHeading>
       <ul className="list-disc space-y-2 pl-6 marker:text-muted-foreground">
