@@ -15,9 +15,9 @@ import path from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import pg from "pg";
 import S3rver from "s3rver";
-import type { UploadResponse } from "../common/sites";
+import type { SiteResponse, UploadResponse } from "../common/sites";
 import { startBerth, type Berth } from "../e2e/support/berth";
-import type { SiteResponse } from "../common/sites";
+import type { UploadPart } from "../server/test/sites";
 import { createSite, multipart, signUpAndIn, type BenchUser } from "./account";
 import { createBenchDatabase } from "./postgres";
 import { cleanups, loadAverage, pidOf, runBench, sendTimed, spread, timedGet, times, waitForQuiet, type Spread } from "./support";
@@ -120,7 +120,8 @@ interface Cluster {
   hostOn(node: Berth): string;
 }
 
-function page(marker: string): { name: string; content: string; type: string } {
+/** The deploy's index.html, with its marker. */
+function page(marker: string): UploadPart {
   return { name: "index.html", content: `<!doctype html><title>bench</title><p>${marker}</p>\n`, type: "text/html" };
 }
 
