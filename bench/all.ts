@@ -124,7 +124,7 @@ let interrupted: NodeJS.Signals | undefined;
 
 /**
  * Each bench stops its own servers, databases and directories on SIGINT (bench/support.ts's
- * runBench, edge.ts's handler). The benches run in process groups of their own, so a Ctrl-C in
+ * runBench). The benches run in process groups of their own, so a Ctrl-C in
  * the terminal reaches this process only, and each bench gets exactly one SIGINT, by PID, from
  * here. A second signal leaves at once, naming the bench still cleaning up.
  */

@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, openSync, closeSync, rmSync } from "node:fs";
 import path from "node:path";
 import { freePort, getWithHost, serverEntry } from "../e2e/support/berth";
-import { cpuTimeMs, median } from "./support";
+import { cpuSeconds as cpuSecondsOrGone, median, stopChild } from "./support";
 
 export interface SideBySideOptions {
   /** The prepared site's data directory; copied for the second server, never written by this. */
@@ -84,15 +84,10 @@ async function startServer(options: SideBySideOptions, dataDir: string, analytic
   }
 }
 
-async function stopServer(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once("exit", resolve));
-  server.child.kill("SIGINT");
-  await exited;
-}
-
 function cpuSeconds(pid: number): number {
-  return cpuTimeMs(pid) / 1000;
+  const seconds = cpuSecondsOrGone(pid);
+  if (seconds === undefined) throw new Error(`the server (pid ${pid}) is gone`);
+  return seconds;
 }
 
 function wrk(options: SideBySideOptions, server: Server, cas: "small" | "many", seconds: number): Promise<number> {
@@ -157,7 +152,7 @@ export async function compareSideBySide(options: SideBySideOptions): Promise<Sid
     }
     return results;
   } finally {
-    for (const server of servers) await stopServer(server);
+    for (const server of servers) await stopChild(server.child, "SIGINT");
     rmSync(copy, { recursive: true, force: true });
   }
 }

@@ -20,7 +20,7 @@ import { signUpAndIn } from "./account";
 import { DEFAULT_SHAPE, MEASURED_FOLDER, populate } from "./apiData";
 import { explainDashboardQueries } from "./apiExplain";
 import { createBenchDatabase } from "./postgres";
-import { cleanups, loadAverage, runBench, spread, timedGet, type Spread } from "./support";
+import { cleanups, loadAverage, runBench, spread, timedGet, times, type Spread } from "./support";
 import { parseBenchArgs, writeSummary, type Figure } from "./summary";
 
 /** Every call's requests are made in this many rounds, all calls taking turns, so noise is shared. */
@@ -109,7 +109,6 @@ async function measure(targets: Target[], perTarget: number, concurrency: number
 }
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-const times = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
 
 function table(title: string, targets: Target[], results: Map<string, Spread>): string {
   const health = results.get("GET /api/health")!;
@@ -125,7 +124,7 @@ function table(title: string, targets: Target[], results: Map<string, Spread>): 
     const slow = !t.anchor && r.p95 > SLOW_P95_MS ? " ⚠" : "";
     lines.push(
       `| ${t.anchor ? `anchor: ${t.label}` : t.label}${slow} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ` +
-        `${times(r.p50, health.p50)} | ${times(r.p95, health.p95)} | ${times(r.p95, select.p95)} | ${t.bytes === undefined ? "" : `${(t.bytes / 1024).toFixed(1)} KiB`} |`,
+        `${times(r.p50, health.p50, 1)} | ${times(r.p95, health.p95, 1)} | ${times(r.p95, select.p95, 1)} | ${t.bytes === undefined ? "" : `${(t.bytes / 1024).toFixed(1)} KiB`} |`,
     );
   }
   return lines.join("\n");
@@ -261,4 +260,4 @@ async function main(options: Options): Promise<void> {
   if (options.explain) console.log(await explainDashboardQueries(db.url, userId, site, MEASURED_FOLDER));
 }
 
-await runBench(parseArgs(process.argv.slice(2)), USAGE, main);
+await runBench("api", () => parseArgs(process.argv.slice(2)), USAGE, main);

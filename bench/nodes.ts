@@ -17,10 +17,10 @@ import pg from "pg";
 import S3rver from "s3rver";
 import type { SiteResponse, UploadResponse } from "../common/sites";
 import { startBerth, type Berth } from "../e2e/support/berth";
-import { multipartBody } from "../server/test/sites";
-import { signUpAndIn, type BenchUser } from "./account";
+import type { UploadPart } from "../server/test/sites";
+import { createSite, multipart, signUpAndIn, type BenchUser } from "./account";
 import { createBenchDatabase } from "./postgres";
-import { cleanups, loadAverage, runBench, sendTimed, spread, timedGet, waitForQuiet, type Spread } from "./support";
+import { cleanups, loadAverage, pidOf, runBench, sendTimed, spread, timedGet, times, waitForQuiet, type Spread } from "./support";
 import { parseBenchArgs, writeSummary, type Figure } from "./summary";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
@@ -60,12 +60,6 @@ function parseArgs(allArgs: readonly string[]): Options | undefined {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function pidOf(berth: Berth): number {
-  const pid = berth.process.child.pid;
-  if (pid === undefined) throw new Error("the server has no pid");
-  return pid;
-}
 
 /** The raw channel: NOTIFY on one connection until LISTEN on another hears it, `count` times. */
 async function notifyRoundTrips(url: string, count: number): Promise<number[]> {
@@ -126,9 +120,9 @@ interface Cluster {
   hostOn(node: Berth): string;
 }
 
-function page(marker: string): { body: Buffer; headers: http.OutgoingHttpHeaders } {
-  const { body, contentType } = multipartBody({}, { name: "index.html", content: `<!doctype html><title>bench</title><p>${marker}</p>\n`, type: "text/html" });
-  return { body, headers: { "content-type": contentType } };
+/** The deploy's index.html, with its marker. */
+function page(marker: string): UploadPart {
+  return { name: "index.html", content: `<!doctype html><title>bench</title><p>${marker}</p>\n`, type: "text/html" };
 }
 
 /**
@@ -164,7 +158,7 @@ async function deployAndWatch(cluster: Cluster, watch: Watch, marker: string, pr
       const res = await timedGet(agent, node.port, "/", { host: cluster.hostOn(node) });
       if (!res.body.includes(previous)) throw new Error(`node on port ${node.port} does not serve the previous version: ${res.status} ${res.body.slice(0, 80)}`);
     }
-    const { body, headers } = page(marker);
+    const { body, headers } = multipart({}, page(marker));
     let early: ReturnType<typeof pollUntil> | undefined;
     const deploy = await sendTimed(a.port, `/api/sites/${site.id}/files`, { ...user.headers, ...headers }, body, () => {
       if (watch !== "B early") return;
@@ -224,16 +218,8 @@ async function main(options: Options): Promise<void> {
   cleanups.push(() => b.stop());
   const user = await signUpAndIn(a, "nodes");
 
-  const reserved = await sendTimed(a.port, "/api/subdomains/reserve", { ...user.headers, "content-type": "application/json" }, Buffer.from("{}"));
-  const { subdomain } = JSON.parse(reserved.body) as { subdomain: string };
   const first = `bench-v0-${randomBytes(4).toString("hex")}`;
-  const { body, contentType } = multipartBody(
-    { name: "Nodes bench", subdomain },
-    { name: "index.html", content: `<!doctype html><title>bench</title><p>${first}</p>\n`, type: "text/html" },
-  );
-  const created = await sendTimed(a.port, "/api/sites", { ...user.headers, "content-type": contentType }, body);
-  if (created.status !== 201) throw new Error(`create site: ${created.status} ${created.body}`);
-  const site = JSON.parse(created.body) as SiteResponse;
+  const site = await createSite(a.port, user, "Nodes bench", page(first));
   const siteHost = new URL(site.url).hostname;
   const cluster: Cluster = { a, b, user, site, hostOn: (node) => `${siteHost}:${node.port}` };
   const warm = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -298,7 +284,6 @@ function report(results: Map<Watch, Array<WatchResult>>, notify: number[], pollM
   const raw = spread(notify);
   const onB = results.get("B")!;
   const firstPoll = onB.filter((r) => r.polls === 1).length;
-  const ratio = (x: number, y: number) => `${(x / y).toFixed(1)}×`;
   return [
     "",
     `### A's API answered → the node serves the new page (ms; a poll every ${pollMs} ms, each counted when its answer arrived)`,
@@ -313,8 +298,8 @@ function report(results: Map<Watch, Array<WatchResult>>, notify: number[], pollM
     row("B: the same GET again, from its caches", of("B", (r) => r.warmMs)),
     row("A's API: deploy request → response", spread(results.get("B")!.concat(results.get("A")!, results.get("B early")!).map((r) => r.apiMs))),
     "",
-    `A → B / NOTIFY→LISTEN: p50 ${ratio(ab.p50, raw.p50)}, p95 ${ratio(ab.p95, raw.p95)}. ` +
-      `A → B / A → A: p50 ${ratio(ab.p50, aa.p50)}, p95 ${ratio(ab.p95, aa.p95)}. ` +
+    `A → B / NOTIFY→LISTEN: p50 ${times(ab.p50, raw.p50, 1)}, p95 ${times(ab.p95, raw.p95, 1)}. ` +
+      `A → B / A → A: p50 ${times(ab.p50, aa.p50, 1)}, p95 ${times(ab.p95, aa.p95, 1)}. ` +
       `A → B minus A → A (the relay's own share): p50 ${fmt(ab.p50 - aa.p50)} ms.`,
     "",
     `B served the new page at the first poll after A's answer in ${firstPoll} of ${onB.length} deploys; that poll was sent ` +
@@ -329,4 +314,4 @@ function report(results: Map<Watch, Array<WatchResult>>, notify: number[], pollM
   ].join("\n");
 }
 
-await runBench(parseArgs(process.argv.slice(2)), USAGE, main);
+await runBench("nodes", () => parseArgs(process.argv.slice(2)), USAGE, main);

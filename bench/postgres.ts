@@ -1,6 +1,7 @@
 // A fresh PostgreSQL database per bench run, on the server the tests use (trust auth by default),
 // and dropped afterwards: a bench never measures, or leaves behind, anybody else's rows.
 import { createScratchDatabase, scratchName, type ScratchDatabase } from "../server/test/scratchDatabase";
+import { BenchError } from "./support";
 
 /** The maintenance database to connect to; the bench's own database is created next to it. */
 export const ADMIN_URL =
@@ -10,6 +11,6 @@ export async function createBenchDatabase(prefix: string): Promise<ScratchDataba
   try {
     return await createScratchDatabase(scratchName(prefix), { adminUrl: ADMIN_URL });
   } catch (error) {
-    throw new Error(`cannot create a database on PostgreSQL at ${ADMIN_URL} (set BERTH_BENCH_POSTGRES_URL): ${String(error)}`);
+    throw new BenchError(`cannot create a database on PostgreSQL at ${ADMIN_URL} (set BERTH_BENCH_POSTGRES_URL): ${String(error)}`);
   }
 }

@@ -3,6 +3,7 @@
 // scraping its printed tables. One shape for every bench, so all.ts renders them as one table.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { BenchError } from "./support";
 
 export type BenchName = "edge" | "upload" | "api" | "nodes";
 
@@ -42,7 +43,7 @@ export function takeSummaryOption(argv: readonly string[]): { argv: string[]; su
     const arg = argv[i]!;
     if (arg === "--summary-json") {
       summaryJson = argv[++i];
-      if (summaryJson === undefined || summaryJson.startsWith("--")) throw new Error("--summary-json needs a file path");
+      if (summaryJson === undefined || summaryJson.startsWith("--")) throw new BenchError("--summary-json needs a file path");
     } else if (arg.startsWith("--summary-json=")) summaryJson = arg.slice("--summary-json=".length);
     else rest.push(arg);
   }
@@ -73,10 +74,10 @@ export function parseBenchArgs<T>(
     if (arg === "--help" || arg === "-h") return undefined;
     const number = () => {
       const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`);
+      if (!Number.isInteger(value) || value < 1) throw new BenchError(`${arg} needs a positive whole number`);
       return value;
     };
-    if (!take(options, arg, number)) throw new Error(`unknown option ${arg}\n${usage}`);
+    if (!take(options, arg, number)) throw new BenchError(`unknown option ${arg}\n${usage}`);
   }
   return options;
 }
