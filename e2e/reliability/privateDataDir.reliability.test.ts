@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getWithHost, startBerth, type Berth } from "../support/berth";
 import { waitFor } from "../support/pages";
 import { writeZip } from "../../server/uploads/testing/zipBuilder";
-import { attemptsAsNobody, canSwitchUser, openToOthers, walk, type Entry } from "./support/otherAccount";
+import { attemptsAsNobody, canSwitchUser, modeCounts, openToOthers, walk, type Entry } from "./support/otherAccount";
 
 const UMASK = 0o022;
 const PASSWORD = "private data dir password";
@@ -94,6 +94,7 @@ describe("the data directory, under umask 022", () => {
     await useLikeAnOwner(berth, scratch);
 
     const entries = walk(dataDir);
+    console.log(`private data directory: modes after a start, an upload and a reset mail under umask 022: ${modeCounts(entries)}`);
     const names = entries.map((e) => path.relative(dataDir, e.path));
     // What the review found open: the database, blobs, the outbox's reset link, the directories.
     expect(names.filter((n) => n.startsWith(`db${path.sep}`)).length).toBeGreaterThan(900);
@@ -130,7 +131,8 @@ describe("the data directory, under umask 022", () => {
       chmodSync(entry.path, entry.kind === "directory" ? 0o755 : relative.startsWith(`db${path.sep}`) ? 0o666 : 0o644);
     }
     const opened = loose.filter((e) => e.kind !== "other").length;
-    expect(openToOthers(dataDir, walk(dataDir))).toHaveLength(opened);
+    const before = walk(dataDir);
+    expect(openToOthers(dataDir, before)).toHaveLength(opened);
     if (canSwitchUser()) {
       // The probe itself works: nobody really could read the outbox and write the database.
       const before = attemptsAsNobody(walk(dataDir));
@@ -139,6 +141,7 @@ describe("the data directory, under umask 022", () => {
     }
 
     berth = await startBerth({}, { dataDir, umask: UMASK });
+    console.log(`private data directory: modes of a directory left open: ${modeCounts(before)}; after a start: ${modeCounts(walk(dataDir))}`);
     const said = logLines(berth);
     expect(said).toHaveLength(1);
     expect((JSON.parse(said[0]!) as { msg: string }).msg).toContain(`${opened} entries were open to other accounts`);

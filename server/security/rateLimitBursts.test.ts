@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
 import { DRIVERS, getTestServer, TEST_APP_URL, type TestClient, type TestServer } from "../test/support";
-import { buildUser, ownerWithSite, type BuiltUser } from "../test/factories";
+import { buildUser, ownerWithSite } from "../test/factories";
 import { hostOf } from "../test/sites";
 import { totpFromUri } from "../test/totp";
 import { contactMessages, users } from "../db/schema";

@@ -16,7 +16,7 @@ export type CountedAttempt =
   | {
       allowed: true;
       /** Takes this attempt back from the count, for limits that only count failures. */
-      giveBack(): Promise<void>;
+      giveBack: () => Promise<void>;
     };
 
 /**

@@ -32,6 +32,16 @@ export function openToOthers(root: string, entries: readonly Entry[]): string[] 
     .map((entry) => `${entry.mode.toString(8).padStart(4, "0")} ${path.relative(root, entry.path) || "."}`);
 }
 
+/** How many entries have each mode, e.g. "968 × 0600 file, 27 × 0700 directory", most first. */
+export function modeCounts(entries: readonly Entry[]): string {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    const key = `${entry.mode.toString(8).padStart(4, "0")} ${entry.kind}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([key, count]) => `${count} × ${key}`).join(", ");
+}
+
 export const NOBODY = 65534;
 
 export const canSwitchUser = (): boolean => process.getuid?.() === 0;
