@@ -11,6 +11,7 @@ import * as schema from "../db/schema";
 import type { Mailer } from "../mail/mailer";
 import { existingAccountMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
 import { createProfile, isUserBanned } from "../db/repositories/profiles";
+import { deleteResetTokensOfUser } from "../db/repositories/verifications";
 import { AUTH_LIMITS, PASSWORD_MIN_LENGTH } from "../../common/limits";
 import { ACCOUNT_TEXT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/account";
 
@@ -36,6 +37,12 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
   const secure = appUrl.startsWith("https://");
   const send = (message: Parameters<Mailer["send"]>[0]) =>
     mailer.send(message).catch(onMailError);
+  /** better-auth hands its account hooks the written row (an update of many rows: a count). */
+  const voidResetLinksOnPasswordWrite = async (account: unknown) => {
+    if (typeof account !== "object" || account === null) return;
+    const { userId, password } = account as { userId?: unknown; password?: unknown };
+    if (typeof userId === "string" && typeof password === "string") await deleteResetTokensOfUser(db, userId);
+  };
 
   return betterAuth({
     appName: "Berth",
@@ -73,6 +80,11 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
         await send(resetPasswordMessage(user.email, user.name, url));
+      },
+      // better-auth spends only the token used; the account's other reset links would otherwise
+      // still change the password again, for the rest of their hour.
+      onPasswordReset: async ({ user }) => {
+        await deleteResetTokensOfUser(db, user.id);
       },
       onExistingUserSignUp: async ({ user }) => {
         await send(existingAccountMessage(user.email, user.name, `${appUrl}/auth/forgot-password`));
@@ -119,6 +131,13 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
             await createProfile(db, { id: user.id, full_name: user.name });
           },
         },
+      },
+      account: {
+        // Berth's only accounts are e-mail and password ones, so writing one with a password is
+        // setting the password (change-password updates the row; a reset may create it): links
+        // sent for the old password must not set another one.
+        create: { after: voidResetLinksOnPasswordWrite },
+        update: { after: voidResetLinksOnPasswordWrite },
       },
       session: {
         create: {
