@@ -3,7 +3,7 @@
 // authenticator app, no sessions for suspended accounts, database-backed rate limits, and
 // host-only SameSite=Lax cookies. Routes are mounted under /api/auth by api/auth/routes.ts.
 import { betterAuth } from "better-auth";
-import { APIError } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Db } from "../db/client";
@@ -14,6 +14,7 @@ import { createProfile, isUserBanned } from "../db/repositories/profiles";
 import { deleteResetTokensOfUser } from "../db/repositories/verifications";
 import { AUTH_LIMITS, PASSWORD_MIN_LENGTH } from "../../common/limits";
 import { ACCOUNT_TEXT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/account";
+import { PersonName } from "../../common/names";
 
 /** The header the API layer fills with Fastify's request.ip; any client-sent value is replaced. */
 export const CLIENT_IP_HEADER = "x-berth-client-ip";
@@ -23,6 +24,19 @@ export const ACCOUNT_SUSPENDED_CODE = "ACCOUNT_SUSPENDED";
 
 /** Where a confirmation link lands: the sign-in page, which then says the address is confirmed. */
 export const VERIFIED_CALLBACK = "/auth/login?verified=1";
+
+/** better-auth's error code for a name that breaks PersonName's rules; the message says which. */
+export const INVALID_NAME_CODE = "INVALID_NAME";
+
+/** The name, trimmed, or a 400 with PersonName's message (too long, not one line, empty). */
+function checkedName(name: unknown): string {
+  const result = PersonName.safeParse(name);
+  if (result.success) return result.data;
+  throw new APIError("BAD_REQUEST", { code: INVALID_NAME_CODE, message: result.error.issues[0]?.message ?? "Invalid name" });
+}
+
+/** Endpoints whose body sets the user's name. */
+const NAME_SETTING_PATHS = new Set(["/sign-up/email", "/update-user"]);
 
 export interface AuthOptions {
   db: Db;
@@ -79,7 +93,7 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
-        await send(resetPasswordMessage(user.email, user.name, url));
+        await send(resetPasswordMessage(user.email, url));
       },
       // better-auth spends only the token used; the account's other reset links would otherwise
       // still change the password again, for the rest of their hour.
@@ -87,7 +101,7 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         await deleteResetTokensOfUser(db, user.id);
       },
       onExistingUserSignUp: async ({ user }) => {
-        await send(existingAccountMessage(user.email, user.name, `${appUrl}/auth/forgot-password`));
+        await send(existingAccountMessage(user.email, `${appUrl}/auth/forgot-password`));
       },
     },
     emailVerification: {
@@ -100,7 +114,7 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         // unverified user tries to sign in (better-auth would send those back to "/").
         const link = new URL(url);
         link.searchParams.set("callbackURL", VERIFIED_CALLBACK);
-        await send(verifyEmailMessage(user.email, user.name, link.toString()));
+        await send(verifyEmailMessage(user.email, link.toString()));
       },
     },
     session: {
@@ -124,12 +138,28 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         "/two-factor/verify-backup-code": TWO_FACTOR_VERIFY_LIMIT,
       },
     },
+    hooks: {
+      // Checked on the request, before better-auth looks the address up: a sign-up for an address
+      // that already has an account answers like a new one, so a bad name must fail the same way
+      // for both, or the answer would tell which addresses have accounts.
+      before: createAuthMiddleware(async (ctx) => {
+        if (!NAME_SETTING_PATHS.has(ctx.path)) return;
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        if (ctx.path === "/update-user" && body.name === undefined) return;
+        return { context: { ...ctx, body: { ...body, name: checkedName(body.name) } } };
+      }),
+    },
     databaseHooks: {
       user: {
         create: {
+          // Every way a user row is written (any endpoint, a server-side call) keeps the rules.
+          before: async (user) => ({ data: { ...user, name: checkedName(user.name) } }),
           after: async (user) => {
             await createProfile(db, { id: user.id, full_name: user.name });
           },
+        },
+        update: {
+          before: async (user) => (user.name === undefined ? undefined : { data: { ...user, name: checkedName(user.name) } }),
         },
       },
       account: {
@@ -164,3 +194,4 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
