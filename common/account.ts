@@ -2,17 +2,18 @@
 // server and the dashboard's Settings page. Passwords and two-factor sign-in go through
 // better-auth's own endpoints under /api/auth (change-password, two-factor/*).
 import { z } from "zod";
+import { NAME_MAX_LENGTH, PersonName } from "./names";
 
 /** The profile picture: these types only, checked by their first bytes, not by their name. */
 export const AVATAR_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
 export type AvatarType = (typeof AVATAR_TYPES)[number];
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
-export const PROFILE_LIMITS = { fullName: 100, company: 100, website: 200 } as const;
+export const PROFILE_LIMITS = { fullName: NAME_MAX_LENGTH, company: 100, website: 200 } as const;
 
 /** PATCH /api/me/profile. Empty strings clear Company and Website. */
 export const ProfileUpdate = z.object({
-  full_name: z.string().trim().min(1, "Please enter your name").max(PROFILE_LIMITS.fullName),
+  full_name: PersonName,
   company: z.string().trim().max(PROFILE_LIMITS.company),
   website: z
     .string()

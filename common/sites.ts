@@ -27,6 +27,7 @@
 // `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./limits";
+import { isOneLine } from "./names";
 import { SITE_VISIBILITIES } from "./shareLinks";
 
 export const SITE_STATUSES = ["pending", "active", "deleted"] as const;
@@ -153,7 +154,9 @@ const siteName = z
   .string({ error: SITE_TEXT.nameRequired })
   .trim()
   .min(1, SITE_TEXT.nameRequired)
-  .max(SITE_NAME_MAX, `Site name must be at most ${SITE_NAME_MAX} characters`);
+  .max(SITE_NAME_MAX, `Site name must be at most ${SITE_NAME_MAX} characters`)
+  // It is put into the owner's e-mails (a failed deployment, the weekly summary) as one line.
+  .refine(isOneLine, "Site name must be a single line, without control characters");
 const siteDescription = z
   .string()
   .trim()

@@ -3,7 +3,7 @@
 // authenticator app, no sessions for suspended accounts, database-backed rate limits, and
 // host-only SameSite=Lax cookies. Routes are mounted under /api/auth by api/auth/routes.ts.
 import { betterAuth } from "better-auth";
-import { APIError } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Db } from "../db/client";
@@ -12,8 +12,10 @@ import type { Mailer } from "../mail/mailer";
 import { existingAccountMessage, resetPasswordMessage, verifyEmailMessage } from "../mail/templates";
 import { createProfile, isUserBanned } from "../db/repositories/profiles";
 import { twoFactorAttemptHooks } from "./twoFactorAttempts";
+import { deleteResetTokensOfUser } from "../db/repositories/verifications";
 import { AUTH_LIMITS, PASSWORD_MIN_LENGTH, TWO_FACTOR_ACCOUNT_LIMIT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/limits";
 import { ACCOUNT_TEXT } from "../../common/account";
+import { PersonName } from "../../common/names";
 
 /** The header the API layer fills with Fastify's request.ip; any client-sent value is replaced. */
 export const CLIENT_IP_HEADER = "x-berth-client-ip";
@@ -23,6 +25,19 @@ export const ACCOUNT_SUSPENDED_CODE = "ACCOUNT_SUSPENDED";
 
 /** Where a confirmation link lands: the sign-in page, which then says the address is confirmed. */
 export const VERIFIED_CALLBACK = "/auth/login?verified=1";
+
+/** better-auth's error code for a name that breaks PersonName's rules; the message says which. */
+export const INVALID_NAME_CODE = "INVALID_NAME";
+
+/** The name, trimmed, or a 400 with PersonName's message (too long, not one line, empty). */
+function checkedName(name: unknown): string {
+  const result = PersonName.safeParse(name);
+  if (result.success) return result.data;
+  throw new APIError("BAD_REQUEST", { code: INVALID_NAME_CODE, message: result.error.issues[0]?.message ?? "Invalid name" });
+}
+
+/** Endpoints whose body sets the user's name. */
+const NAME_SETTING_PATHS = new Set(["/sign-up/email", "/update-user"]);
 
 export interface AuthOptions {
   db: Db;
@@ -35,8 +50,15 @@ export interface AuthOptions {
 
 export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOptions) {
   const secure = appUrl.startsWith("https://");
+  const twoFactorAttempts = twoFactorAttemptHooks(db);
   const send = (message: Parameters<Mailer["send"]>[0]) =>
     mailer.send(message).catch(onMailError);
+  /** better-auth hands its account hooks the written row (an update of many rows: a count). */
+  const voidResetLinksOnPasswordWrite = async (account: unknown) => {
+    if (typeof account !== "object" || account === null) return;
+    const { userId, password } = account as { userId?: unknown; password?: unknown };
+    if (typeof userId === "string" && typeof password === "string") await deleteResetTokensOfUser(db, userId);
+  };
 
   return betterAuth({
     appName: "Berth",
@@ -78,10 +100,15 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
-        await send(resetPasswordMessage(user.email, user.name, url));
+        await send(resetPasswordMessage(user.email, url));
+      },
+      // better-auth spends only the token used; the account's other reset links would otherwise
+      // still change the password again, for the rest of their hour.
+      onPasswordReset: async ({ user }) => {
+        await deleteResetTokensOfUser(db, user.id);
       },
       onExistingUserSignUp: async ({ user }) => {
-        await send(existingAccountMessage(user.email, user.name, `${appUrl}/auth/forgot-password`));
+        await send(existingAccountMessage(user.email, `${appUrl}/auth/forgot-password`));
       },
     },
     emailVerification: {
@@ -94,7 +121,7 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         // unverified user tries to sign in (better-auth would send those back to "/").
         const link = new URL(url);
         link.searchParams.set("callbackURL", VERIFIED_CALLBACK);
-        await send(verifyEmailMessage(user.email, user.name, link.toString()));
+        await send(verifyEmailMessage(user.email, link.toString()));
       },
     },
     session: {
@@ -118,14 +145,37 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         "/two-factor/verify-backup-code": TWO_FACTOR_VERIFY_LIMIT,
       },
     },
-    hooks: twoFactorAttemptHooks(db),
+    hooks: {
+      // Checked on the request, before better-auth looks the address up: a sign-up for an address
+      // that already has an account answers like a new one, so a bad name must fail the same way
+      // for both, or the answer would tell which addresses have accounts.
+      before: createAuthMiddleware(async (ctx) => {
+        if (!NAME_SETTING_PATHS.has(ctx.path)) return twoFactorAttempts.before(ctx);
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+        if (ctx.path === "/update-user" && body.name === undefined) return;
+        return { context: { ...ctx, body: { ...body, name: checkedName(body.name) } } };
+      }),
+      after: createAuthMiddleware(async (ctx) => twoFactorAttempts.after(ctx)),
+    },
     databaseHooks: {
       user: {
         create: {
+          // Every way a user row is written (any endpoint, a server-side call) keeps the rules.
+          before: async (user) => ({ data: { ...user, name: checkedName(user.name) } }),
           after: async (user) => {
             await createProfile(db, { id: user.id, full_name: user.name });
           },
         },
+        update: {
+          before: async (user) => (user.name === undefined ? undefined : { data: { ...user, name: checkedName(user.name) } }),
+        },
+      },
+      account: {
+        // Berth's only accounts are e-mail and password ones, so writing one with a password is
+        // setting the password (change-password updates the row; a reset may create it): links
+        // sent for the old password must not set another one.
+        create: { after: voidResetLinksOnPasswordWrite },
+        update: { after: voidResetLinksOnPasswordWrite },
       },
       session: {
         create: {
@@ -152,3 +202,4 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+

@@ -28,11 +28,12 @@ async function challengedUser(ctx: HookContext): Promise<string | null> {
   return challenge?.value ?? null;
 }
 
+/** Plain functions, run inside the auth instance's one before and after hook. */
 export function twoFactorAttemptHooks(db: Db) {
   // The hooks of one request see the same Request object; a right code gives its attempt back.
   const giveBacks = new WeakMap<Request, () => Promise<void>>();
   return {
-    before: createAuthMiddleware(async (ctx) => {
+    async before(ctx: HookContext): Promise<void> {
       if (!VERIFY_PATH.test(ctx.path)) return;
       const userId = await challengedUser(ctx);
       // No challenge: a signed-in user confirming the authenticator (limited per address), or a
@@ -42,13 +43,13 @@ export function twoFactorAttemptHooks(db: Db) {
       // The answer better-auth's own lockout gives, which the dashboard shows as "too many attempts".
       if (!attempt.allowed) throw APIError.from("TOO_MANY_REQUESTS", TWO_FACTOR_ERROR_CODES.ACCOUNT_TEMPORARILY_LOCKED);
       if (ctx.request) giveBacks.set(ctx.request, attempt.giveBack);
-    }),
-    after: createAuthMiddleware(async (ctx) => {
+    },
+    async after(ctx: HookContext): Promise<void> {
       if (!VERIFY_PATH.test(ctx.path) || !ctx.request) return;
       const giveBack = giveBacks.get(ctx.request);
       if (!giveBack) return;
       giveBacks.delete(ctx.request);
       if (!isAPIError(ctx.context.returned)) await giveBack();
-    }),
+    },
   };
 }

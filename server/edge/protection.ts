@@ -100,15 +100,30 @@ export function passesFromCookies(header: string | undefined): string[] {
   return values;
 }
 
+/** Longer than any real page's path and query; such a `next` (encoded) sends the visitor home. */
+export const NEXT_MAX_LENGTH = 2048;
+
 /**
- * Where to send the visitor after the password: a path on this host. Anything that a browser
- * could read as another origin (`//evil`, `/\evil`, an absolute URL) becomes "/".
+ * Runs of what may not stand as it is in a URL's path and query (RFC 3986): anything but
+ * unreserved characters, sub-delimiters, ":", "@", "/", "?" and a "%" that starts a whole escape.
+ */
+const UNSAFE_RUN = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+/gu;
+
+/** Percent-encodes the UTF-8 bytes of a run (a lone surrogate becomes U+FFFD's bytes). */
+const escapeRun = (run: string) =>
+  Array.from(Buffer.from(run, "utf8"), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+
+/**
+ * Where to send the visitor after the password: a path on this host. It goes out in a Location
+ * header and in the form's hidden field, so it is made of visible ASCII: every character a URL
+ * path or query may not hold is percent-encoded as UTF-8 (a raw one would be a 500 in a header
+ * beyond Latin-1, or raw bytes within it). Anything a browser could read as another origin
+ * (`//evil`, `/\evil`, a scheme), and anything absurdly long, becomes "/".
  */
 export function safeNext(next: string | null | undefined): string {
   if (!next || next[0] !== "/" || next[1] === "/" || next[1] === "\\") return "/";
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x20\x7f\\]/.test(next)) return "/";
-  return next;
+  const encoded = next.replace(UNSAFE_RUN, escapeRun);
+  return encoded.length <= NEXT_MAX_LENGTH ? encoded : "/";
 }
 
 /**

@@ -16,7 +16,7 @@ describe("the outbox", () => {
   it("writes an RFC 822 message per mail, with the link whole on one line", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "berth-outbox-"));
     const mailer = createMailer({ smtpUrl: undefined, from: "Berth <no-reply@localhost>", dataDir }, log);
-    await mailer.send(verifyEmailMessage("ada@example.com", "Ada", longLink));
+    await mailer.send(verifyEmailMessage("ada@example.com", longLink));
     const files = readdirSync(path.join(dataDir, "outbox"));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-ada@example\.com\.eml$/);
@@ -75,7 +75,7 @@ describe("SMTP", () => {
       { smtpUrl: `smtp://127.0.0.1:${port}`, from: "Berth <no-reply@berth.test>", dataDir: "/nonexistent" },
       log,
     );
-    await mailer.send(verifyEmailMessage("ada@example.com", "Ada", "http://localhost:8080/verify?token=abc"));
+    await mailer.send(verifyEmailMessage("ada@example.com", "http://localhost:8080/verify?token=abc"));
     expect(received).toHaveLength(1);
     expect(received[0]!.from).toBe("no-reply@berth.test");
     expect(received[0]!.to).toEqual(["ada@example.com"]);

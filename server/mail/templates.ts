@@ -1,16 +1,31 @@
-// Every message Berth sends, as plain text with the link on a line of its own.
+// Every message Berth sends, as plain text (text/plain only: no HTML part, so nothing a user
+// typed is ever read as markup) with the link on a line of its own.
+//
+// Names. The account mails (confirm the address, reset the password, "someone tried to sign up")
+// go to an address whose owner may never have seen the name: whoever signs up types both, so a
+// name there would be a line of anyone's text in a mail from Berth. They greet no one by name.
+// The notices (a failed deployment, an active domain, the weekly summary) go only to the
+// confirmed owner of the account, about their own sites; they greet the owner by the name they
+// gave themselves, always on one line and cut to the name's limit, whatever the row holds (site
+// names likewise).
 import type { MailMessage } from "./message";
 import { percentChange } from "../../common/analytics";
+import { oneLineName } from "../../common/names";
 
 type Template = MailMessage & { link?: string };
 
-export function verifyEmailMessage(to: string, name: string, link: string): Template {
+/** "Hi Ada," for the account's owner; "Hi there," without a name. */
+function greeting(name: string): string {
+  return `Hi ${oneLineName(name) || "there"},`;
+}
+
+export function verifyEmailMessage(to: string, link: string): Template {
   return {
     to,
     link,
     subject: "Confirm your e-mail address for Berth",
     text: [
-      `Hi ${name || "there"},`,
+      "Hello,",
       "",
       "Thanks for signing up for Berth. Confirm your e-mail address to finish creating your account:",
       "",
@@ -23,13 +38,13 @@ export function verifyEmailMessage(to: string, name: string, link: string): Temp
   };
 }
 
-export function resetPasswordMessage(to: string, name: string, link: string): Template {
+export function resetPasswordMessage(to: string, link: string): Template {
   return {
     to,
     link,
     subject: "Reset your Berth password",
     text: [
-      `Hi ${name || "there"},`,
+      "Hello,",
       "",
       "Someone asked to reset the password of your Berth account. To choose a new password, open:",
       "",
@@ -59,13 +74,13 @@ export function contactMessageMail(
   };
 }
 
-export function existingAccountMessage(to: string, name: string, resetLink: string): Template {
+export function existingAccountMessage(to: string, resetLink: string): Template {
   return {
     to,
     link: resetLink,
     subject: "Someone tried to sign up for Berth with your address",
     text: [
-      `Hi ${name || "there"},`,
+      "Hello,",
       "",
       "Someone tried to create a Berth account with this e-mail address, but you already have one.",
       "If it was you and you have forgotten your password, you can reset it here:",
@@ -86,11 +101,11 @@ export function deploymentFailedMessage(
   return {
     to,
     link: notice.link,
-    subject: `Deployment of ${notice.siteName} failed`,
+    subject: `Deployment of ${oneLineName(notice.siteName)} failed`,
     text: [
-      `Hi ${notice.name || "there"},`,
+      greeting(notice.name),
       "",
-      `Version ${notice.version} of your site ${notice.siteName} could not be published:`,
+      `Version ${notice.version} of your site ${oneLineName(notice.siteName)} could not be published:`,
       "",
       `  ${notice.error}`,
       "",
@@ -114,10 +129,10 @@ export function domainActiveMessage(
     link: notice.link,
     subject: `${notice.domain} is now active`,
     text: [
-      `Hi ${notice.name || "there"},`,
+      greeting(notice.name),
       "",
       `Your custom domain ${notice.domain} is set up: its DNS points to Berth and its certificate is ready.`,
-      `Your site ${notice.siteName} is now served at https://${notice.domain}/`,
+      `Your site ${oneLineName(notice.siteName)} is now served at https://${notice.domain}/`,
       "",
       "To manage the site and its domains, open:",
       "",
@@ -153,12 +168,12 @@ export function weeklySummaryMessage(
     link: summary.dashboardLink,
     subject: `Your sites this week: ${count(views, "view")}`,
     text: [
-      `Hi ${summary.name || "there"},`,
+      greeting(summary.name),
       "",
       `In the week of ${dayRange(summary.weekStart, lastDay)} (UTC), your sites had ${count(views, "page view")} from ${count(visitors, "visitor")}${totalChange(views, previousViews)}.`,
       "",
       ...summary.sites.flatMap((site) => [
-        `${site.name}: ${count(site.views, "view")}${siteChange(site.views, site.previousViews)}, ${count(site.visitors, "visitor")}`,
+        `${oneLineName(site.name)}: ${count(site.views, "view")}${siteChange(site.views, site.previousViews)}, ${count(site.visitors, "visitor")}`,
         site.link,
         "",
       ]),

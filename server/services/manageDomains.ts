@@ -21,11 +21,19 @@ import {
 } from "../db/repositories/domains";
 import { getPlanIdForUser } from "../db/repositories/profiles";
 import { AppError } from "../errors";
-import { UUID, requireNotDeleted } from "./siteAccess";
+import { UUID, requireNotDeleted, requireSiteForChange } from "./siteAccess";
 
 type DomainContext = Pick<AppContext, "db" | "env" | "events">;
 
 const notFound = () => new AppError("domain_not_found", 404, DOMAIN_TEXT.notFound);
+
+/** The owner's domain, for a change: 404 when it is not theirs, 409 while its site is deleted. */
+async function requireDomain(ctx: DomainContext, userId: string, domainId: string): Promise<DomainWithSite> {
+  const domain = UUID.test(domainId) ? await getDomainForUser(ctx.db, userId, domainId) : undefined;
+  if (!domain) throw notFound();
+  await requireSiteForChange(ctx.db, userId, domain.site_id);
+  return domain;
+}
 
 async function requireCustomDomains(ctx: DomainContext, userId: string): Promise<void> {
   if (!PLANS[await getPlanIdForUser(ctx.db, userId)].customDomains) {
@@ -80,8 +88,7 @@ export async function addDomain(
 
 /** "Check again": provisioning starts over from the DNS check. An active domain is returned as it is. */
 export async function checkDomainAgain(ctx: DomainContext, userId: string, domainId: string, now = new Date()): Promise<DomainWithSite> {
-  const domain = UUID.test(domainId) ? await getDomainForUser(ctx.db, userId, domainId) : undefined;
-  if (!domain) throw notFound();
+  const domain = await requireDomain(ctx, userId, domainId);
   await requireCustomDomains(ctx, userId);
   const restarted = await restartDomainForUser(ctx.db, userId, domainId, now);
   if (restarted) emitDomain(ctx, restarted, restarted.status);
@@ -90,7 +97,7 @@ export async function checkDomainAgain(ctx: DomainContext, userId: string, domai
 
 /** Removes the claim; the edge stops serving the hostname with the next request. */
 export async function removeDomain(ctx: DomainContext, userId: string, domainId: string): Promise<void> {
-  if (!UUID.test(domainId)) throw notFound();
+  await requireDomain(ctx, userId, domainId);
   const removed = await ctx.db.transaction(async (tx) => {
     const domain = await deleteDomainForUser(tx, userId, domainId);
     if (!domain) return undefined;

@@ -5,11 +5,10 @@ import { ancestorFolders, deleteAllSiteFiles, ensureFolders, upsertFiles } from 
 import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, setLiveDeployment, type Site } from "../db/repositories/sites";
 import { AppError } from "../errors";
 import { publishDeployment } from "./publishDeployment";
-import { requireNotDeleted, requireSite } from "./siteAccess";
+import { requireNotDeleted, requireSite, requireSiteForChange } from "./siteAccess";
 
 export async function deployNow(ctx: AppContext, userId: string, siteId: string): Promise<Deployment> {
-  const site = await requireSite(ctx.db, userId, siteId);
-  requireNotDeleted(site);
+  const site = await requireSiteForChange(ctx.db, userId, siteId);
   if (site.file_count === 0) throw new AppError("nothing_to_deploy", 400, "There are no files to deploy. Upload a file first.");
   return publishDeployment(ctx, site, "Deployed from the dashboard");
 }

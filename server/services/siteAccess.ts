@@ -10,9 +10,24 @@ export async function requireSite(db: Db, userId: string, siteId: string): Promi
   return site;
 }
 
-/** A deleted site can be restored, not changed. */
+/**
+ * A deleted site can be read and restored, not changed: a change made in its 14 days before the
+ * purge (a visibility, a password, a share link, a domain…) would otherwise take effect the moment
+ * it is restored, without anyone having seen it.
+ */
 export function requireNotDeleted(site: { is_deleted: boolean }): void {
   if (site.is_deleted) throw new AppError("site_deleted", 409, "This site is marked for deletion. Restore it first.");
+}
+
+/**
+ * The owner's site, for a route or service that changes it (or anything under it): 404 as
+ * requireSite, then 409 site_deleted while it is deleted. Every change to a site goes through
+ * this, except restoring it and deleting it (whose own update refuses a deleted site).
+ */
+export async function requireSiteForChange(db: Db, userId: string, siteId: string): Promise<SiteSummary> {
+  const site = await requireSite(db, userId, siteId);
+  requireNotDeleted(site);
+  return site;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

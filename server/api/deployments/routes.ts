@@ -4,7 +4,7 @@ import type { AppContext } from "../../context";
 import { listDeploymentsForSite } from "../../db/repositories/deployments";
 import { AppError } from "../../errors";
 import { deployNow, rollbackDeployment } from "../../services/manageSite";
-import { requireSite, UUID } from "../../services/siteAccess";
+import { requireSite, requireSiteForChange, UUID } from "../../services/siteAccess";
 import { presentDeployment } from "../sites/present";
 import { requireUser } from "../session";
 
@@ -24,7 +24,7 @@ export async function deploymentRoutes(app: FastifyInstance, ctx: AppContext): P
 
   app.post<{ Params: { siteId: string; deploymentId: string } }>("/api/sites/:siteId/deployments/:deploymentId/rollback", async (request) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     if (!UUID.test(request.params.deploymentId)) throw new AppError("deployment_not_found", 404, "Deployment not found");
     const deployment = await rollbackDeployment(ctx, user.id, site.id, request.params.deploymentId);
     return presentDeployment(deployment, deployment.id);

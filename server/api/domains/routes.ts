@@ -6,7 +6,7 @@ import { getDomainForUser, listDomainsForSite, listDomainsForUser } from "../../
 import { normalizeHost } from "../../edge/hosts";
 import { AppError } from "../../errors";
 import { addDomain, checkDomainAgain, removeDomain } from "../../services/manageDomains";
-import { requireSite } from "../../services/siteAccess";
+import { requireSite, requireSiteForChange } from "../../services/siteAccess";
 import { requireUser } from "../session";
 import { parseBody } from "../validate";
 import { presentDomain } from "./present";
@@ -25,7 +25,7 @@ export async function domainRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/domains", async (request, reply) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const { domain } = parseBody(AddDomainRequest, request.body);
     const added = await addDomain(ctx, user.id, site, domain);
     const row = await getDomainForUser(ctx.db, user.id, added.id);

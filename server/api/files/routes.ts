@@ -5,7 +5,7 @@ import type { AppContext } from "../../context";
 import { getSiteFile, listSiteFilesInFolder } from "../../db/repositories/siteFiles";
 import { AppError } from "../../errors";
 import { addFilesToSite, createFolder, deleteSiteFile } from "../../services/changeSiteFiles";
-import { requireNotDeleted, requireSite, UUID } from "../../services/siteAccess";
+import { requireSite, requireSiteForChange, UUID } from "../../services/siteAccess";
 import { BlobNotFoundError } from "../../storage/blobStore";
 import { readUpload } from "../sites/multipart";
 import { presentDeployment, presentFile } from "../sites/present";
@@ -31,8 +31,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/files", async (request, reply) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
-    requireNotDeleted(site);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const result = await readUpload(request, async (fields, file) => {
       let parent: string | null;
       try {
@@ -54,7 +53,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/folders", async (request, reply) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const body = parseBody(CreateFolderRequest, request.body);
     const result = await createFolder(ctx, { userId: user.id, siteId: site.id, parent: folderParam(body.parent), name: body.name });
     const response: FolderResponse = {
@@ -66,7 +65,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.delete<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId", async (request) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     if (!UUID.test(request.params.fileId)) throw new AppError("file_not_found", 404, "File not found");
     const result = await deleteSiteFile(ctx, { userId: user.id, siteId: site.id, fileId: request.params.fileId });
     return { deployment: presentDeployment(result.deployment, result.deployment.id) };

@@ -13,7 +13,7 @@ import type { AppContext } from "../../context";
 import { listShareLinkOpensForUser, listShareLinksForSite } from "../../db/repositories/shareLinks";
 import { createShareLink, deleteShareLink, requireShareLink, updateShareLink } from "../../services/manageShareLinks";
 import { setSiteVisibility } from "../../services/setSiteVisibility";
-import { requireSite } from "../../services/siteAccess";
+import { requireSite, requireSiteForChange } from "../../services/siteAccess";
 import { requireUser } from "../session";
 import { presentSite } from "../sites/present";
 import { parseBody } from "../validate";
@@ -32,7 +32,7 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/share-links", async (request, reply) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const link = await createShareLink(ctx, user.id, site, parseBody(CreateShareLinkRequest, request.body));
     const body: ShareLinkResponse = presentShareLink(link, site, ctx.urls, ctx.shareKeys);
     return reply.status(201).send(body);
@@ -40,14 +40,14 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.patch<LinkParams>("/api/sites/:siteId/share-links/:linkId", async (request): Promise<ShareLinkResponse> => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const link = await updateShareLink(ctx, user.id, site, request.params.linkId, parseBody(UpdateShareLinkRequest, request.body));
     return presentShareLink(link, site, ctx.urls, ctx.shareKeys);
   });
 
   app.delete<LinkParams>("/api/sites/:siteId/share-links/:linkId", async (request, reply) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     await deleteShareLink(ctx, user.id, site, request.params.linkId);
     return reply.status(204).send();
   });
@@ -62,7 +62,7 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.put<{ Params: { siteId: string } }>("/api/sites/:siteId/visibility", async (request): Promise<SiteResponse> => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     await setSiteVisibility(ctx, user.id, site.id, parseBody(UpdateVisibilityRequest, request.body).visibility);
     return presentSite(await requireSite(ctx.db, user.id, site.id), ctx.urls);
   });

@@ -12,7 +12,7 @@ import { deleteSite, restoreSite } from "../../services/manageSite";
 import { scheduleSite } from "../../services/scheduleSite";
 import { setSitePassword } from "../../services/protectSite";
 import { bandwidthLast30Days, viewsLast7Days } from "../../services/siteAnalytics";
-import { requireSite } from "../../services/siteAccess";
+import { requireSite, requireSiteForChange } from "../../services/siteAccess";
 import { reserveSubdomain } from "../../services/subdomainPool";
 import { requireUser } from "../session";
 import { parseBody } from "../validate";
@@ -64,7 +64,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.patch<{ Params: { siteId: string } }>("/api/sites/:siteId", async (request) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const body = parseBody(UpdateSiteRequest, request.body);
     await updateSiteDetails(ctx.db, user.id, site.id, { name: body.name, ...(body.description !== undefined ? { description: body.description || null } : {}) });
     ctx.events.emit("site", { userId: user.id, siteId: site.id, subdomain: site.subdomain });
@@ -73,21 +73,21 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.patch<{ Params: { siteId: string } }>("/api/sites/:siteId/schedule", async (request) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     await scheduleSite(ctx, user.id, site.id, parseBody(UpdateScheduleRequest, request.body));
     return present(user.id, site.id);
   });
 
   app.put<{ Params: { siteId: string } }>("/api/sites/:siteId/password", async (request) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     await setSitePassword(ctx, user.id, site.id, parseBody(SetSitePasswordRequest, request.body).password);
     return present(user.id, site.id);
   });
 
   app.delete<{ Params: { siteId: string } }>("/api/sites/:siteId/password", async (request) => {
     const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
+    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     await setSitePassword(ctx, user.id, site.id, null);
     return present(user.id, site.id);
   });

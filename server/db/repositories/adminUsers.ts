@@ -2,7 +2,8 @@
 // status, and the writes only an admin makes (plan, ban, promotion, deleting a user's rows).
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Executor } from "../client";
-import { availableSubdomains, profiles, sessions, sites, users, verifications } from "../schema";
+import { availableSubdomains, profiles, sessions, sites, users } from "../schema";
+import { deleteResetTokensOfUser } from "./verifications";
 
 export interface AdminUserRow {
   id: string;
@@ -166,7 +167,7 @@ export async function getAvatarBlobOfUser(db: Executor, userId: string): Promise
  * (foreign keys cascade); their pending password-reset tokens are removed here.
  */
 export async function deleteUserRow(tx: Executor, userId: string): Promise<void> {
-  await tx.delete(verifications).where(and(sql`${verifications.identifier} like 'reset-password:%'`, eq(verifications.value, userId)));
+  await deleteResetTokensOfUser(tx, userId);
   await tx.delete(users).where(eq(users.id, userId));
 }
 
