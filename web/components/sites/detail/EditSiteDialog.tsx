@@ -11,7 +11,7 @@ import {
   UpdateSiteRequest,
   type SiteResponse,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
 import { Button } from "../../ui/button";
 import {
@@ -27,7 +27,7 @@ import { Input } from "../../ui/input";
 import { Label } from "../../ui/label";
 import { Spinner } from "../../ui/spinner";
 import { Textarea } from "../../ui/textarea";
-import { errorDescription, siteUrl } from "./actions";
+import { siteUrl } from "./actions";
 
 type EditInput = z.input<typeof UpdateSiteRequest>;
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { SITE_TEXT, type FolderResponse } from "../../../../common/sites";
-import { api } from "../../../lib/api";
+import { api, errorDescription } from "../../../lib/api";
 import { Button } from "../../ui/button";
 import {
   Dialog,
@@ -15,7 +15,7 @@ import {
 import { Input } from "../../ui/input";
 import { Label } from "../../ui/label";
 import { Spinner } from "../../ui/spinner";
-import { errorDescription, refreshSite, siteUrl } from "./actions";
+import { refreshSite, siteUrl } from "./actions";
 import { breadcrumbsFromPath } from "./paths";
 
 /** 'Create New Folder' in the folder being viewed. */

@@ -13,7 +13,7 @@ import {
   UpdateScheduleRequest,
   type SiteResponse,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
 import { Button } from "../../ui/button";
 import {
@@ -28,7 +28,7 @@ import { FieldError } from "../../ui/field-error";
 import { Input } from "../../ui/input";
 import { Label } from "../../ui/label";
 import { Spinner } from "../../ui/spinner";
-import { errorDescription, siteUrl } from "./actions";
+import { siteUrl } from "./actions";
 import { fromLocalInput, toLocalInput } from "./schedule";
 
 type Field = "expiresAt" | "publishAt";

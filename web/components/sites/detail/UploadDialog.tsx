@@ -12,7 +12,7 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_TEXT,
 } from "../../../../common/uploads";
-import { ApiError } from "../../../lib/api";
+import { ApiError, errorDescription } from "../../../lib/api";
 import { useStats } from "../../../lib/queries";
 import { uploadFile } from "../../../lib/upload";
 import { Button } from "../../ui/button";
@@ -28,7 +28,7 @@ import {
 import { Label } from "../../ui/label";
 import { Progress } from "../../ui/progress";
 import { Spinner } from "../../ui/spinner";
-import { errorDescription, refreshSite, siteUrl } from "./actions";
+import { refreshSite, siteUrl } from "./actions";
 import { DropZone } from "./DropZone";
 import { FileIcon } from "./FileIcon";
 import { breadcrumbsFromPath } from "./paths";
