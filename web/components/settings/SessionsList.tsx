@@ -10,16 +10,6 @@ import { timeAgo } from "../../../common/format";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api } from "../../lib/api";
 import { queryKeys, useAccountSessions } from "../../lib/queries";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../ui/alert-dialog";
 import { Button } from "../ui/button";
 import {
   Card,
@@ -28,8 +18,8 @@ import {
   CardHeader,
   CardTitle,
 } from "../ui/card";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { Skeleton } from "../ui/skeleton";
-import { Spinner } from "../ui/spinner";
 import { sessionAddress, sessionTitle } from "./sessions";
 
 const T = SETTINGS_TEXT.sessions;
@@ -51,14 +41,8 @@ export function SessionsList() {
       target.kind === "one"
         ? api<unknown>(`/api/me/sessions/${encodeURIComponent(target.session.id)}`, { method: "DELETE" })
         : api<unknown>("/api/me/sessions/revoke-others", { method: "POST" }),
-    onSuccess: (_result, target) => {
-      toast.success(target.kind === "one" ? T.revoked : T.revokedOthers);
-      setPending(null);
-    },
-    onError: (error) => {
-      toast.error(T.failed, { description: error.message });
-      setPending(null);
-    },
+    onSuccess: (_result, target) =>
+      toast.success(target.kind === "one" ? T.revoked : T.revokedOthers),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
   });
 
@@ -109,37 +93,21 @@ export function SessionsList() {
         )}
       </CardContent>
 
-      <AlertDialog
+      <ConfirmDialog
         open={pending !== null}
-        onOpenChange={(open) => !open && !revoke.isPending && setPending(null)}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              {pending?.kind === "others" ? T.revokeOthersTitle : T.revokeTitle}
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              {pending?.kind === "one"
-                ? T.revokeBody(sessionTitle(pending.session))
-                : T.revokeOthersBody}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={revoke.isPending}>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              variant="destructive"
-              disabled={revoke.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                if (pending) revoke.mutate(pending);
-              }}
-            >
-              {revoke.isPending && <Spinner className="size-4 text-current" label="Signing out" />}
-              {pending?.kind === "others" ? T.revokeOthers : T.revoke}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        onOpenChange={(open) => !open && setPending(null)}
+        title={pending?.kind === "others" ? T.revokeOthersTitle : T.revokeTitle}
+        description={
+          pending?.kind === "one"
+            ? T.revokeBody(sessionTitle(pending.session))
+            : T.revokeOthersBody
+        }
+        confirmLabel={pending?.kind === "others" ? T.revokeOthers : T.revoke}
+        pendingLabel="Signing out"
+        destructive
+        failureTitle={T.failed}
+        onConfirm={() => (pending ? revoke.mutateAsync(pending) : undefined)}
+      />
     </Card>
   );
 }

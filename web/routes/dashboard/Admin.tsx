@@ -24,10 +24,9 @@ import { UserSearch } from "../../components/admin/UserSearch";
 import { Card } from "../../components/ui/card";
 import { Skeleton } from "../../components/ui/skeleton";
 import { useAdminUsers } from "../../lib/adminQueries";
-import { ApiError } from "../../lib/api";
+import { ApiError, errorDescription } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
-import { errorDescription } from "../../components/sites/detail/actions";
 
 export function Admin() {
   const { user: self } = useSession();
@@ -173,7 +172,6 @@ export function Admin() {
       />
       <DeleteUserDialog
         user={commands.deleteTarget}
-        pending={commands.deletePending}
         onConfirm={commands.confirmDelete}
         onClose={commands.closeDelete}
       />

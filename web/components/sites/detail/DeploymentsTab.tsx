@@ -10,17 +10,8 @@ import {
 } from "../../../../common/sites";
 import { useDeployments, useStats } from "../../../lib/queries";
 import { PLANS } from "../../../../common/plans";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { Skeleton } from "../../ui/skeleton";
 import { Spinner } from "../../ui/spinner";
 import { displayUrl } from "../site-list";
@@ -129,46 +120,29 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
         </ol>
       )}
 
-      <AlertDialog
+      <ConfirmDialog
         open={target !== null}
-        onOpenChange={(open) => !open && !rollback.isPending && setTarget(null)}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              {goingBack
-                ? `Roll back to version ${target?.version}?`
-                : `Make version ${target?.version} live?`}
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              Visitors of{" "}
-              <span className="font-medium text-foreground">
-                {displayUrl(site)}
-              </span>{" "}
-              will see version {target?.version} right away. No version is
-              deleted, so you can switch back at any time.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={rollback.isPending}>
-              Cancel
-            </AlertDialogCancel>
-            <AlertDialogAction
-              disabled={rollback.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                if (target)
-                  rollback.mutate(target, { onSettled: () => setTarget(null) });
-              }}
-            >
-              {rollback.isPending && (
-                <Spinner className="size-4 text-current" label="Switching" />
-              )}
-              {goingBack ? "Roll back" : "Make live"}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        onOpenChange={(open) => !open && setTarget(null)}
+        title={
+          goingBack
+            ? `Roll back to version ${target?.version}?`
+            : `Make version ${target?.version} live?`
+        }
+        description={
+          <>
+            Visitors of{" "}
+            <span className="font-medium text-foreground">
+              {displayUrl(site)}
+            </span>{" "}
+            will see version {target?.version} right away. No version is
+            deleted, so you can switch back at any time.
+          </>
+        }
+        confirmLabel={goingBack ? "Roll back" : "Make live"}
+        pendingLabel="Switching"
+        failureTitle="Failed to change the live version"
+        onConfirm={() => (target ? rollback.mutateAsync(target) : undefined)}
+      />
     </section>
   );
 }

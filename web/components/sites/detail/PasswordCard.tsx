@@ -13,20 +13,10 @@ import {
   SITE_PASSWORD_TEXT,
   type SiteResponse,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "../../ui/alert-dialog";
 import { Button } from "../../ui/button";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import {
   Card,
   CardContent,
@@ -39,7 +29,7 @@ import { FieldError } from "../../ui/field-error";
 import { Label } from "../../ui/label";
 import { PasswordInput } from "../../ui/password-input";
 import { Spinner } from "../../ui/spinner";
-import { errorDescription, siteUrl } from "./actions";
+import { siteUrl } from "./actions";
 
 interface Errors {
   password?: string | undefined;
@@ -92,13 +82,8 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
       api<SiteResponse>(siteUrl(site.id, "/password"), { method: "DELETE" }),
     onSuccess: (next) => {
       updated(next);
-      setConfirmRemove(false);
       toast.success(SITE_PASSWORD_TEXT.removed);
     },
-    onError: (error) =>
-      toast.error(SITE_PASSWORD_TEXT.removeFailed, {
-        description: errorDescription(error),
-      }),
   });
 
   const submit = (event: FormEvent) => {
@@ -184,11 +169,10 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
           ) : null}
         </CardContent>
         <CardFooter className="flex flex-wrap justify-end gap-2 border-t pt-4">
-          <AlertDialog
+          <ConfirmDialog
             open={confirmRemove}
-            onOpenChange={(open) => !remove.isPending && setConfirmRemove(open)}
-          >
-            <AlertDialogTrigger asChild>
+            onOpenChange={setConfirmRemove}
+            trigger={
               <Button
                 type="button"
                 variant="outline"
@@ -196,34 +180,15 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
               >
                 Remove password
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle>Remove the password?</AlertDialogTitle>
-                <AlertDialogDescription>
-                  Anyone with the address will be able to see the site again.
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel disabled={remove.isPending}>
-                  Cancel
-                </AlertDialogCancel>
-                <AlertDialogAction
-                  variant="destructive"
-                  disabled={remove.isPending}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    remove.mutate();
-                  }}
-                >
-                  {remove.isPending && (
-                    <Spinner className="size-4 text-current" label="Removing" />
-                  )}
-                  Remove
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            }
+            title="Remove the password?"
+            description="Anyone with the address will be able to see the site again."
+            confirmLabel="Remove"
+            pendingLabel="Removing"
+            destructive
+            failureTitle={SITE_PASSWORD_TEXT.removeFailed}
+            onConfirm={() => remove.mutateAsync()}
+          />
           <Button type="submit" disabled={disabled}>
             {save.isPending ? <Spinner /> : null}
             {isProtected ? "Change password" : "Set password"}

@@ -1,0 +1,45 @@
+// The dashboard does each common thing one way, so a newcomer finds one example to follow and a
+// fix lands everywhere at once. Each rule names the one place, and fails with the files that do
+// it their own way.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const WEB = import.meta.dirname;
+
+interface Source {
+  /** Relative to web/, with forward slashes. */
+  file: string;
+  text: string;
+}
+
+function sources(dir = WEB): Source[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    if (!/\.tsx?$/.test(entry.name)) return [];
+    return [{ file: path.relative(WEB, full).split(path.sep).join("/"), text: readFileSync(full, "utf8") }];
+  });
+}
+
+// Tests and fixtures exercise the one place; they are not second ways of doing it.
+const app = sources().filter(({ file }) => !/\.(test|fixture)\.tsx?$/.test(file) && !file.startsWith("test/"));
+
+function offenders(rule: (source: Source) => boolean, allowed: string[]): string[] {
+  return app
+    .filter((source) => !allowed.includes(source.file) && rule(source))
+    .map(({ file }) => file)
+    .sort();
+}
+
+describe("one way to do each thing", () => {
+  it("asks every confirmation with ui/ConfirmDialog, the only user of the alert-dialog primitives", () => {
+    const buildsAlertDialog = ({ text }: Source) =>
+      /from "[^"]*\/alert-dialog"/i.test(text) ||
+      /from "[^"]*\/AlertDialog"/.test(text) ||
+      /import \{[^}]*\bAlertDialog\b[^}]*\} from "radix-ui"/.test(text);
+    expect(
+      offenders(buildsAlertDialog, ["components/ui/alert-dialog.tsx", "components/ui/AlertDialog.tsx", "components/ui/ConfirmDialog.tsx"]),
+    ).toEqual([]);
+  });
+});
