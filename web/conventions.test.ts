@@ -42,4 +42,9 @@ describe("one way to do each thing", () => {
       offenders(buildsAlertDialog, ["components/ui/alert-dialog.tsx", "components/ui/AlertDialog.tsx", "components/ui/ConfirmDialog.tsx"]),
     ).toEqual([]);
   });
+
+  it("shows every failed load with ui/LoadError, the only Try again", () => {
+    const ownRetry = ({ text }: Source) => /Try again|\.tryAgain\b/.test(text);
+    expect(offenders(ownRetry, ["components/ui/LoadError.tsx"])).toEqual([]);
+  });
 });

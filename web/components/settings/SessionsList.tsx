@@ -19,7 +19,8 @@ import {
   CardTitle,
 } from "../ui/card";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { Skeleton } from "../ui/skeleton";
+import { LoadError } from "../ui/LoadError";
+import { Loading, SkeletonRow } from "../ui/skeleton";
 import { sessionAddress, sessionTitle } from "./sessions";
 
 const T = SETTINGS_TEXT.sessions;
@@ -70,12 +71,13 @@ export function SessionsList() {
         {sessions.isPending ? (
           <ListSkeleton />
         ) : sessions.isError ? (
-          <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-5 text-sm">
-            <span className="text-destructive">{T.loadFailed}</span>
-            <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
-              {SETTINGS_TEXT.tryAgain}
-            </Button>
-          </div>
+          <LoadError
+            inline
+            title={T.loadFailed}
+            onRetry={() => void sessions.refetch()}
+            retrying={sessions.isFetching}
+            className="px-6 py-5"
+          />
         ) : (
           <ul aria-label={T.title} className="divide-y">
             {list.map((session) => (
@@ -173,16 +175,10 @@ function SessionRow({
 
 function ListSkeleton() {
   return (
-    <ul className="divide-y" aria-hidden>
+    <Loading label="Loading sessions" className="divide-y">
       {[0, 1].map((row) => (
-        <li key={row} className="flex items-center gap-4 px-6 py-4">
-          <Skeleton className="size-10 rounded-lg" />
-          <div className="grid flex-1 gap-2">
-            <Skeleton className="h-4 w-40" />
-            <Skeleton className="h-3 w-56" />
-          </div>
-        </li>
+        <SkeletonRow key={row} className="gap-4 px-6 py-4" />
       ))}
-    </ul>
+    </Loading>
   );
 }

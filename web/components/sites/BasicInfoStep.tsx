@@ -1,19 +1,19 @@
-import { AlertCircle, Globe, RotateCw } from "lucide-react";
+import { Globe } from "lucide-react";
 import {
   SITE_DESCRIPTION_MAX,
   SITE_NAME_MAX,
   SITE_TEXT,
 } from "../../../common/sites";
 import { FormField, describedBy } from "../auth/FormField";
-import { Button } from "../ui/button";
 import { Input } from "../ui/input";
+import { LoadError } from "../ui/LoadError";
 import { Skeleton } from "../ui/skeleton";
 import { Textarea } from "../ui/textarea";
 
 export type SubdomainState =
   | { status: "loading" }
   | { status: "ready"; subdomain: string }
-  | { status: "error"; message: string; noSubdomains: boolean };
+  | { status: "error"; message: string; noSubdomains: boolean; retrying: boolean };
 
 /** Step 1: name, optional description, and the subdomain the pool assigned. */
 export function BasicInfoStep({
@@ -95,30 +95,13 @@ function SubdomainBox({
 }) {
   if (state.status === "error") {
     return (
-      <div
-        role="alert"
-        className="flex flex-col gap-3 rounded-lg border border-destructive/30 bg-destructive/5 p-3 sm:flex-row sm:items-center"
-      >
-        <div className="flex min-w-0 flex-1 items-start gap-2.5 text-sm">
-          <AlertCircle
-            className="mt-0.5 size-4 shrink-0 text-destructive"
-            aria-hidden
-          />
-          <p>
-            {state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
-          </p>
-        </div>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          onClick={onRetry}
-          className="self-start sm:self-auto"
-        >
-          <RotateCw aria-hidden />
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        inline
+        title={state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
+        onRetry={onRetry}
+        retrying={state.retrying}
+        className="rounded-lg border border-destructive/30 bg-destructive/5 p-3"
+      />
     );
   }
   return (

@@ -1,25 +1,17 @@
-// ConfirmDialog in a page of its own for ConfirmDialog.test.ts: one dialog whose action waits
-// for the test (window.settle), one that runs at once, one behind a typed name, and one inside
-// another form.
+// ConfirmDialog in a page of its own for inBrowser.test.ts: one dialog whose action waits for
+// the test (a "settle" event: no detail resolves it, a string rejects it with that message), one
+// that runs at once, one behind a typed name, and one whose trigger sits in another form.
 import { useState } from "react";
-import { mount } from "../../test/mount";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { mountFixture, onTestEvent, record } from "./mountFixture";
 
-declare global {
-  interface Window {
-    /** Ends the waiting action: resolves it, or rejects it with `failure`. */
-    settle: (failure?: string) => void;
-    calls: string[];
-  }
-}
-
-window.calls = [];
-window.settle = () => undefined;
+let settle: (failure: unknown) => void = () => undefined;
+onTestEvent("settle", (failure) => settle(failure));
 
 function waiting(): Promise<void> {
-  window.calls.push("slow");
+  record("slow");
   return new Promise((resolve, reject) => {
-    window.settle = (failure) => (failure ? reject(new Error(failure)) : resolve());
+    settle = (failure) => (typeof failure === "string" ? reject(new Error(failure)) : resolve());
   });
 }
 
@@ -54,7 +46,7 @@ function Quick() {
       pendingLabel="Banning"
       failureTitle="Failed to ban"
       failureDescription="Please try again later."
-      onConfirm={() => void window.calls.push("quick")}
+      onConfirm={() => record("quick")}
     />
   );
 }
@@ -73,7 +65,7 @@ function Typed() {
       pendingLabel="Deleting"
       confirmDisabled={typed !== "ada"}
       failureTitle="Failed"
-      onConfirm={() => void window.calls.push(`typed ${typed}`)}
+      onConfirm={() => record(`typed ${typed}`)}
     >
       <label>
         Name
@@ -89,7 +81,7 @@ function InsideAForm() {
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        window.calls.push("outer form submitted");
+        record("outer form submitted");
       }}
     >
       <ConfirmDialog
@@ -101,13 +93,13 @@ function InsideAForm() {
         confirmLabel="Remove"
         pendingLabel="Removing"
         failureTitle="Failed"
-        onConfirm={() => void window.calls.push("inner")}
+        onConfirm={() => record("inner")}
       />
     </form>
   );
 }
 
-mount(
+mountFixture(
   <>
     <Slow />
     <Quick />

@@ -12,7 +12,6 @@ import {
   EmptyPage,
   NoMatches,
   NoUsers,
-  UsersError,
   UsersSkeleton,
 } from "../../components/admin/AdminStates";
 import { BanUserDialog } from "../../components/admin/BanUserDialog";
@@ -22,6 +21,7 @@ import { useUserCommands } from "../../components/admin/useUserCommands";
 import { UserCards, UserTable } from "../../components/admin/UserTable";
 import { UserSearch } from "../../components/admin/UserSearch";
 import { Card } from "../../components/ui/card";
+import { LoadError } from "../../components/ui/LoadError";
 import { Skeleton } from "../../components/ui/skeleton";
 import { useAdminUsers } from "../../lib/adminQueries";
 import { ApiError, errorDescription } from "../../lib/api";
@@ -127,8 +127,9 @@ export function Admin() {
       />
 
       {!data ? (
-        <UsersError
-          message={errorDescription(users.error)}
+        <LoadError
+          title={ADMIN_TEXT.loadFailed}
+          message={errorDescription(users.error) || ADMIN_TEXT.loadFailedBody}
           onRetry={() => void users.refetch()}
           retrying={users.isFetching}
         />

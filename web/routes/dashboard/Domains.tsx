@@ -96,6 +96,7 @@ export function Domains() {
           domains={domains.data}
           failed={domains.isError}
           onRetry={() => void domains.refetch()}
+          retrying={domains.isFetching}
           showSite
           emptyBody="Domains you add show here, with the DNS records to create and their status."
         />

@@ -95,6 +95,7 @@ export function NewSite() {
         noSubdomains:
           reservation.error instanceof ApiError &&
           reservation.error.code === "no_subdomains",
+        retrying: reservation.isFetching,
       }
     : subdomain
       ? { status: "ready", subdomain }

@@ -74,6 +74,7 @@ export function Overview() {
               loading={sites.isPending}
               failed={sites.isError}
               onRetry={() => void sites.refetch()}
+              retrying={sites.isFetching}
             />
           )}
         </div>

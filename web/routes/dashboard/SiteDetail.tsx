@@ -84,6 +84,7 @@ export function SiteDetail() {
         <SiteLoadFailed
           message={SITE_TEXT.tryLater}
           onRetry={() => void site.refetch()}
+          retrying={site.isFetching}
         />
       );
     return <SiteDetailSkeleton />;

@@ -10,7 +10,6 @@ import { SiteCard } from "../../components/sites/SiteCard";
 import { SiteFilterMenu } from "../../components/sites/SiteFilterMenu";
 import {
   EmptyState,
-  ErrorState,
   ListSkeleton,
   NoResults,
 } from "../../components/sites/SiteListStates";
@@ -24,6 +23,7 @@ import {
 } from "../../components/sites/site-list";
 import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/input";
+import { LoadError } from "../../components/ui/LoadError";
 import { useSites } from "../../lib/queries";
 
 export function Sites() {
@@ -99,7 +99,9 @@ export function Sites() {
       {sites.isPending ? (
         <ListSkeleton />
       ) : sites.isError ? (
-        <ErrorState
+        <LoadError
+          title={SITE_TEXT.errorFetchingSites}
+          message="Your sites could not be loaded. Check your connection and try again."
           onRetry={() => void sites.refetch()}
           retrying={sites.isFetching}
         />

@@ -12,7 +12,8 @@ import { useDeployments, useStats } from "../../../lib/queries";
 import { PLANS } from "../../../../common/plans";
 import { Button } from "../../ui/button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import { Skeleton } from "../../ui/skeleton";
+import { LoadError } from "../../ui/LoadError";
+import { Loading, SkeletonRow } from "../../ui/skeleton";
 import { Spinner } from "../../ui/spinner";
 import { displayUrl } from "../site-list";
 import { useNow } from "../../../lib/useNow";
@@ -78,21 +79,24 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
         </Button>
       </div>
 
-      {!list ? (
-        <ul className="flex flex-col gap-3" aria-busy>
+      {!list && deployments.isError ? (
+        <LoadError
+          title="Failed to load deployments"
+          message={deployments.error.message}
+          onRetry={() => void deployments.refetch()}
+          retrying={deployments.isFetching}
+        />
+      ) : !list ? (
+        <Loading label="Loading deployments" className="flex flex-col gap-3">
           {[0, 1, 2].map((row) => (
-            <li
+            <SkeletonRow
               key={row}
-              className="flex gap-3.5 rounded-xl border bg-card p-5"
-            >
-              <Skeleton className="size-9 rounded-full" />
-              <div className="flex flex-1 flex-col gap-2">
-                <Skeleton className="h-4 w-48" />
-                <Skeleton className="h-3 w-64 max-w-full" />
-              </div>
-            </li>
+              media="size-9 rounded-full"
+              lines={["w-48", "w-64"]}
+              className="gap-3.5 rounded-xl border bg-card p-5"
+            />
           ))}
-        </ul>
+        </Loading>
       ) : list.length === 0 ? (
         <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-14 text-center sm:py-20">
           <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">

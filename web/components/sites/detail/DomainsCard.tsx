@@ -48,6 +48,7 @@ export function DomainsCard({ site }: { site: SiteResponse }) {
           domains={domains.data}
           failed={domains.isError}
           onRetry={() => void domains.refetch()}
+          retrying={domains.isFetching}
           showSite={false}
           compact
           emptyBody="Domains you add show here, with the DNS records to create and their status."
