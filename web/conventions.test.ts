@@ -47,4 +47,14 @@ describe("one way to do each thing", () => {
     const ownRetry = ({ text }: Source) => /Try again|\.tryAgain\b/.test(text);
     expect(offenders(ownRetry, ["components/ui/LoadError.tsx"])).toEqual([]);
   });
+
+  it("takes dropped files only through ui/DropZone", () => {
+    const ownDropZone = ({ text }: Source) => /\bon(Drop|DragEnter|DragOver)=/.test(text);
+    expect(offenders(ownDropZone, ["components/ui/DropZone.tsx"])).toEqual([]);
+  });
+
+  it("checks a file before upload only in sites/uploadCheck.ts", () => {
+    const ownCheck = ({ text }: Source) => /\bisAllowedUpload\(|UPLOAD_TEXT\.(unsupported|tooLarge)/.test(text);
+    expect(offenders(ownCheck, ["components/sites/uploadCheck.ts"])).toEqual([]);
+  });
 });

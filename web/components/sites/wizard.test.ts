@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { SITE_TEXT } from "../../../common/sites";
-import { UPLOAD_TEXT } from "../../../common/uploads";
 import {
-  failureDescription,
   publishExplanation,
   sitesHost,
   validateBasicInfo,
   validateSubmit,
-  validateUploadFile,
 } from "./wizard";
-
-const MB = 1024 * 1024;
 
 describe("validateBasicInfo", () => {
   it("asks for a name first, blank counts as missing", () => {
@@ -48,74 +43,11 @@ describe("validateSubmit", () => {
   });
 });
 
-describe("validateUploadFile", () => {
-  it("refuses an unsupported type", () => {
-    expect(
-      validateUploadFile(
-        { name: "notes.txt", type: "text/plain", size: 10 },
-        50 * MB,
-      ),
-    ).toEqual({
-      title: "Unsupported file type",
-      description: UPLOAD_TEXT.unsupportedDescription,
-    });
-  });
-  it("accepts by extension or by MIME type", () => {
-    expect(
-      validateUploadFile({ name: "site.ZIP", type: "", size: 10 }, 50 * MB),
-    ).toBeNull();
-    expect(
-      validateUploadFile(
-        { name: "report", type: "application/pdf", size: 10 },
-        50 * MB,
-      ),
-    ).toBeNull();
-  });
-  it("uses the plan's limit in the text", () => {
-    expect(
-      validateUploadFile(
-        { name: "a.pdf", type: "", size: 50 * MB + 1 },
-        50 * MB,
-      ),
-    ).toEqual({
-      title: "File too large",
-      description: "Maximum file size is 50MB",
-    });
-    expect(
-      validateUploadFile({ name: "a.pdf", type: "", size: 300 * MB }, 250 * MB)
-        ?.description,
-    ).toBe("Maximum file size is 250MB");
-    expect(
-      validateUploadFile({ name: "a.pdf", type: "", size: 50 * MB }, 50 * MB),
-    ).toBeNull();
-  });
-});
-
 describe("sitesHost", () => {
   it("adds a non-default port", () => {
     expect(sitesHost("localhost", "8080")).toBe("localhost:8080");
     expect(sitesHost("berth.page", "")).toBe("berth.page");
     expect(sitesHost("berth.page", "443")).toBe("berth.page");
-  });
-});
-
-describe("failureDescription", () => {
-  it("joins message and detail", () => {
-    expect(
-      failureDescription({
-        message: "File too large",
-        detail: "Maximum file size is 50MB",
-      }),
-    ).toBe("File too large. Maximum file size is 50MB");
-    expect(
-      failureDescription({
-        message: "Quota exceeded.",
-        detail: "Delete a site.",
-      }),
-    ).toBe("Quota exceeded. Delete a site.");
-    expect(failureDescription({ message: "Cannot reach the server." })).toBe(
-      "Cannot reach the server.",
-    );
   });
 });
 

@@ -1,11 +1,7 @@
 // The create-site wizard's rules (spec sections 4 and 5), as pure functions: each returns the
 // spec's toast (title + description) for the first thing missing, or null when the step may go on.
 import { SITE_TEXT } from "../../../common/sites";
-import {
-  UPLOAD_TEXT,
-  extensionOf,
-  isAllowedUpload,
-} from "../../../common/uploads";
+import { extensionOf } from "../../../common/uploads";
 
 export interface ToastText {
   title: string;
@@ -36,26 +32,6 @@ export function validateBasicInfo({
   return null;
 }
 
-/** A file the user picked, before it is sent: the type first, then the plan's size limit. */
-export function validateUploadFile(
-  file: Pick<File, "name" | "type" | "size">,
-  maxBytes: number,
-): ToastText | null {
-  if (!isAllowedUpload(file.name, file.type)) {
-    return {
-      title: UPLOAD_TEXT.unsupportedTitle,
-      description: UPLOAD_TEXT.unsupportedDescription,
-    };
-  }
-  if (file.size > maxBytes) {
-    return {
-      title: UPLOAD_TEXT.tooLargeTitle,
-      description: UPLOAD_TEXT.tooLargeDescription(maxBytes),
-    };
-  }
-  return null;
-}
-
 /** Submit is valid only with a name, a subdomain and a file. */
 export function validateSubmit(
   info: BasicInfo,
@@ -76,16 +52,6 @@ export function sitesHost(sitesDomain: string, port: string): string {
   return port && port !== "80" && port !== "443"
     ? `${sitesDomain}:${port}`
     : sitesDomain;
-}
-
-/** The toast description for a failed create: the server's message and, when given, its detail. */
-export function failureDescription(error: {
-  message: string;
-  detail?: string | undefined;
-}): string {
-  if (!error.detail) return error.message;
-  const separator = /[.!?]$/.test(error.message) ? " " : ". ";
-  return `${error.message}${separator}${error.detail}`;
 }
 
 /** What publishing does with each kind of upload, so the user knows what the link will show. */

@@ -178,3 +178,71 @@ describe("LoadError", () => {
     check();
   });
 });
+
+describe("DropZone", () => {
+  /**
+   * Fires `types` in turn at the zone in `section` (a ">" prefix: at its first child instead, as
+   * when the pointer crosses it), all carrying the same files named `names`.
+   */
+  function drag(page: Page, section: string, names: string[], types: string[]) {
+    return page.evaluate(
+      ([label, files, events]) => {
+        const zone = document.querySelector(`section[aria-label="${label as string}"] label`)!;
+        const held = globalThis as unknown as { dragged?: DataTransfer };
+        if (!held.dragged) {
+          held.dragged = new DataTransfer();
+          for (const name of files as string[]) held.dragged.items.add(new File(["<p>hi</p>"], name, { type: "text/html" }));
+        }
+        const types = events as string[];
+        for (const type of types) {
+          const target = type.startsWith(">") ? zone.firstElementChild! : zone;
+          target.dispatchEvent(new DragEvent(type.replace(">", ""), { dataTransfer: held.dragged, bubbles: true, cancelable: true }));
+        }
+        if (types.some((type) => type.endsWith("drop"))) delete held.dragged;
+      },
+      [section, names, types],
+    );
+  }
+
+  it("takes files dropped on it, saying so while they are over it", async () => {
+    const { page, check, calls } = await open("DropZone");
+    const zone = page.getByRole("region", { name: "Open" });
+    // Entering a child fires enter on it before leave on the zone: still over the zone.
+    await drag(page, "Open", ["a.html", "b.html"], ["dragenter", ">dragenter", "dragleave", ">dragover"]);
+    await zone.getByText("Drop to upload").waitFor();
+    await drag(page, "Open", [], [">drop"]);
+    await zone.getByText("Upload a file").waitFor();
+    expect(await calls()).toEqual(["a.html b.html"]);
+
+    await drag(page, "Open", ["c.html"], ["dragenter"]);
+    await zone.getByText("Drop to upload").waitFor();
+    await drag(page, "Open", [], ["dragleave"]);
+    await zone.getByText("Upload a file").waitFor();
+    expect(await calls()).toEqual(["a.html b.html"]);
+    check();
+  });
+
+  it("is a file input reached with Tab, described by its hint, that takes the same file twice", async () => {
+    const { page, check, calls } = await open("DropZone");
+    await page.keyboard.press("Tab");
+    const input = page.getByRole("region", { name: "Open" }).locator('input[type="file"]');
+    expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await input.getAttribute("accept")).toBe(".html,.zip");
+    const hint = await input.evaluate((element) => document.getElementById(element.getAttribute("aria-describedby")!)?.textContent);
+    expect(hint).toBe("HTML or ZIP · up to 50 MB");
+
+    const file = { name: "index.html", mimeType: "text/html", buffer: Buffer.from("<p>hi</p>") };
+    await input.setInputFiles(file);
+    await input.setInputFiles(file);
+    expect(await calls()).toEqual(["index.html", "index.html"]);
+    check();
+  });
+
+  it("takes nothing while disabled", async () => {
+    const { page, check, calls } = await open("DropZone");
+    await drag(page, "Closed", ["a.html"], ["dragenter", "dragover", "drop"]);
+    expect(await page.getByRole("region", { name: "Closed" }).locator("input").isDisabled()).toBe(true);
+    expect(await calls()).toEqual([]);
+    check();
+  });
+});

@@ -22,15 +22,14 @@ import { UploadStep } from "../../components/sites/UploadStep";
 import type { UploadPhase } from "../../components/sites/UploadProgress";
 import { upload as uploadSite } from "../../components/sites/create-site";
 import { hostOf } from "../../components/sites/site-list";
+import { checkUpload } from "../../components/sites/uploadCheck";
 import {
-  failureDescription,
   sitesHost,
   validateBasicInfo,
   validateSubmit,
-  validateUploadFile,
 } from "../../components/sites/wizard";
 import { Button } from "../../components/ui/button";
-import { api, ApiError } from "../../lib/api";
+import { api, ApiError, errorDescription } from "../../lib/api";
 import { queryKeys, useSites, useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";
 
@@ -147,7 +146,7 @@ export function NewSite() {
     if (!first) return;
     if (files.length > 1)
       toast.message("Only the first file is used", { description: first.name });
-    const problem = validateUploadFile(first, maxBytes);
+    const problem = checkUpload(first, maxBytes);
     if (problem) {
       toast.error(problem.title, { description: problem.description });
       return;
@@ -181,12 +180,8 @@ export function NewSite() {
     } catch (error) {
       setPhase(null);
       if (error instanceof ApiError && error.code === "aborted") return;
-      const failure =
-        error instanceof ApiError
-          ? error
-          : new ApiError(0, "error", String(error));
       toast.error(SITE_TEXT.createFailed, {
-        description: failureDescription(failure),
+        description: errorDescription(error),
       });
     } finally {
       abort.current = null;
