@@ -57,4 +57,19 @@ describe("one way to do each thing", () => {
     const ownCheck = ({ text }: Source) => /\bisAllowedUpload\(|UPLOAD_TEXT\.(unsupported|tooLarge)/.test(text);
     expect(offenders(ownCheck, ["components/sites/uploadCheck.ts"])).toEqual([]);
   });
+
+  it("holds every form's fields in react-hook-form, checked by a zod schema", () => {
+    // The confirmation dialog's form has no fields of its own; what it holds is its caller's.
+    const ownForm = ({ text }: Source) => /<form\b/.test(text) && !/\buseForm\b/.test(text);
+    expect(offenders(ownForm, ["components/ui/ConfirmDialog.tsx"])).toEqual([]);
+    const unchecked = ({ text }: Source) => /\buseForm</.test(text) && !/\bzodResolver\(/.test(text);
+    expect(offenders(unchecked, [])).toEqual([]);
+  });
+
+  it("lays out every labelled field with ui/FormField", () => {
+    // A hand-made label-control-error group is what FormField is; the Signup page's terms box is
+    // a checkbox with its label beside it, which FormField does not draw.
+    const ownField = ({ text }: Source) => /<FieldError\b/.test(text);
+    expect(offenders(ownField, ["components/ui/FormField.tsx", "routes/auth/Signup.tsx"])).toEqual([]);
+  });
 });

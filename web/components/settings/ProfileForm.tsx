@@ -14,7 +14,7 @@ import type { MeResponse } from "../../../common/api";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api, ApiError } from "../../lib/api";
 import { useSession } from "../../lib/session";
-import { FormField, describedBy } from "../auth/FormField";
+import { FormField, describedBy } from "../ui/FormField";
 import { Button } from "../ui/button";
 import {
   Card,

@@ -3,14 +3,17 @@
 // old password's version). A Free user sees the fields disabled and a way to the plans dialog;
 // removing stays possible, so a site protected while on Pro can be opened after a downgrade.
 import { ProFeaturePrompt } from "./ProFeaturePrompt";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LockKeyhole } from "lucide-react";
 import { toast } from "sonner";
 import { PLANS } from "../../../../common/plans";
 import {
-  SetSitePasswordRequest,
+  SetSitePasswordForm,
   SITE_PASSWORD_TEXT,
+  type SetSitePasswordRequest,
   type SiteResponse,
 } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
@@ -25,16 +28,10 @@ import {
   CardHeader,
   CardTitle,
 } from "../../ui/card";
-import { FieldError } from "../../ui/field-error";
-import { Label } from "../../ui/label";
+import { FormField, describedBy } from "../../ui/FormField";
 import { PasswordInput } from "../../ui/password-input";
 import { Spinner } from "../../ui/spinner";
 import { siteUrl } from "./actions";
-
-interface Errors {
-  password?: string | undefined;
-  confirm?: string | undefined;
-}
 
 export function PasswordCard({ site }: { site: SiteResponse }) {
   const queryClient = useQueryClient();
@@ -42,9 +39,16 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
   const planId = stats.data?.plan;
   // Until the plan is known the fields wait, rather than flash an upgrade prompt at Pro users.
   const allowed = planId ? PLANS[planId].passwordProtection : false;
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<SetSitePasswordForm>({
+    resolver: zodResolver(SetSitePasswordForm),
+    defaultValues: { password: "", confirm: "" },
+  });
   const [confirmRemove, setConfirmRemove] = useState(false);
 
   const updated = (next: SiteResponse) => {
@@ -63,14 +67,12 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
       }),
     onSuccess: (next) => {
       updated(next);
-      setPassword("");
-      setConfirm("");
-      setErrors({});
+      reset();
       toast.success(SITE_PASSWORD_TEXT.saved);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.fields)
-        setErrors({ password: error.fields.password });
+      const refused = error instanceof ApiError ? error.fields?.password : undefined;
+      if (refused) setError("password", { message: refused });
       toast.error(SITE_PASSWORD_TEXT.saveFailed, {
         description: errorDescription(error),
       });
@@ -86,15 +88,7 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = SetSitePasswordRequest.safeParse({ password });
-    if (!parsed.success)
-      return setErrors({ password: parsed.error.issues[0]?.message });
-    if (confirm !== password)
-      return setErrors({ confirm: SITE_PASSWORD_TEXT.mismatch });
-    save.mutate(parsed.data);
-  };
+  const submit = handleSubmit(({ password }) => save.mutate({ password }));
 
   const busy = save.isPending || remove.isPending;
   const disabled = !allowed || busy || site.is_deleted;
@@ -123,47 +117,32 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 pt-6 sm:grid-cols-2">
-          <div className="grid content-start gap-2">
-            <Label htmlFor="site-password">
-              {isProtected ? "New password" : "Password"}
-            </Label>
+          <FormField
+            id="site-password"
+            label={isProtected ? "New password" : "Password"}
+            error={errors.password?.message}
+          >
             <PasswordInput
               id="site-password"
               autoComplete="new-password"
-              value={password}
-              onChange={(event) => {
-                setPassword(event.target.value);
-                setErrors({});
-              }}
               disabled={disabled}
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={
-                errors.password ? "site-password-error" : undefined
-              }
+              {...describedBy("site-password", errors.password?.message)}
+              {...register("password")}
             />
-            <FieldError id="site-password-error" message={errors.password} />
-          </div>
-          <div className="grid content-start gap-2">
-            <Label htmlFor="site-password-confirm">Confirm password</Label>
+          </FormField>
+          <FormField
+            id="site-password-confirm"
+            label="Confirm password"
+            error={errors.confirm?.message}
+          >
             <PasswordInput
               id="site-password-confirm"
               autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => {
-                setConfirm(event.target.value);
-                setErrors((e) => ({ ...e, confirm: undefined }));
-              }}
               disabled={disabled}
-              aria-invalid={errors.confirm ? true : undefined}
-              aria-describedby={
-                errors.confirm ? "site-password-confirm-error" : undefined
-              }
+              {...describedBy("site-password-confirm", errors.confirm?.message)}
+              {...register("confirm")}
             />
-            <FieldError
-              id="site-password-confirm-error"
-              message={errors.confirm}
-            />
-          </div>
+          </FormField>
           {planId && !allowed ? (
             <ProFeaturePrompt feature="Password protection is a Pro feature." action="Upgrade to Pro to protect this site." planId={planId} />
           ) : null}
