@@ -33,14 +33,10 @@ function offenders(rule: (source: Source) => boolean, allowed: string[]): string
 }
 
 describe("one way to do each thing", () => {
-  it("asks every confirmation with ui/ConfirmDialog, the only user of the alert-dialog primitives", () => {
+  it("asks every confirmation with ui/ConfirmDialog, the only user of the alert dialog primitives", () => {
     const buildsAlertDialog = ({ text }: Source) =>
-      /from "[^"]*\/alert-dialog"/i.test(text) ||
-      /from "[^"]*\/AlertDialog"/.test(text) ||
-      /import \{[^}]*\bAlertDialog\b[^}]*\} from "radix-ui"/.test(text);
-    expect(
-      offenders(buildsAlertDialog, ["components/ui/alert-dialog.tsx", "components/ui/AlertDialog.tsx", "components/ui/ConfirmDialog.tsx"]),
-    ).toEqual([]);
+      /from "[^"]*\/(alert-dialog|AlertDialog)"/.test(text) || /import \{[^}]*\bAlertDialog\b[^}]*\} from "radix-ui"/.test(text);
+    expect(offenders(buildsAlertDialog, ["components/ui/AlertDialog.tsx", "components/ui/ConfirmDialog.tsx"])).toEqual([]);
   });
 
   it("shows every failed load with ui/LoadError, the only Try again", () => {
@@ -71,5 +67,25 @@ describe("one way to do each thing", () => {
     // a checkbox with its label beside it, which FormField does not draw.
     const ownField = ({ text }: Source) => /<FieldError\b/.test(text);
     expect(offenders(ownField, ["components/ui/FormField.tsx", "routes/auth/Signup.tsx"])).toEqual([]);
+  });
+
+  it("names each file by one rule: components PascalCase.tsx, everything else camelCase.ts", () => {
+    const all = sources();
+    const text = (file: string) => all.find((source) => source.file === file)?.text ?? "";
+    const misnamed = all
+      .filter(({ file }) => {
+        // A test or fixture is named after its subject: ConfirmDialog.fixture.tsx, adminUsers.test.ts.
+        const stem = path.basename(file).split(".")[0]!;
+        if (!/^[A-Za-z][A-Za-z0-9]*$/.test(stem)) return true;
+        const dir = path.dirname(file) === "." ? "" : `${path.dirname(file)}/`;
+        const subject = text(`${dir}${stem}.tsx`) || text(`${dir}${stem}.ts`);
+        const component = stem[0]!.toUpperCase() + stem.slice(1);
+        // A component file exports components; any other file does not export one under its own name.
+        return stem === component
+          ? !/export (function|const) [A-Z]/.test(subject)
+          : new RegExp(`export (function|const) ${component}\\b`).test(subject);
+      })
+      .map(({ file }) => file);
+    expect(misnamed).toEqual([]);
   });
 });

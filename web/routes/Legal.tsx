@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { LegalDocumentResponse } from "../../common/api";
 import { LANDING_TEXT } from "../../common/texts";
 import { LoadError } from "../components/ui/LoadError";
-import { Loading, Skeleton } from "../components/ui/skeleton";
+import { Loading, Skeleton } from "../components/ui/Skeleton";
 import { MarkdownArticle } from "../components/marketing/MarkdownArticle";
 import { MarketingLayout } from "../components/marketing/MarketingLayout";
 import { PageHeader } from "../components/marketing/PageHeader";

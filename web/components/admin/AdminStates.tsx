@@ -5,10 +5,10 @@ import { createPortal } from "react-dom";
 import { SearchX, Users } from "lucide-react";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { NotFound } from "../../routes/NotFound";
-import { Button } from "../ui/button";
-import { Card } from "../ui/card";
-import { Placeholder } from "../ui/placeholder";
-import { Loading, Skeleton, SkeletonRow } from "../ui/skeleton";
+import { Button } from "../ui/Button";
+import { Card } from "../ui/Card";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
 
 const SKELETON_ROWS = 6;
 

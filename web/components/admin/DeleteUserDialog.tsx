@@ -5,9 +5,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { AdminUser } from "../../../common/admin";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { Input } from "../ui/input";
-import { Label } from "../ui/label";
-import { typedEmailConfirmation, type TypedEmail } from "./admin-users";
+import { Input } from "../ui/Input";
+import { Label } from "../ui/Label";
+import { typedEmailConfirmation, type TypedEmail } from "./adminUsers";
 
 /** `user` null: closed. Stays open while the request runs, and after a failure. */
 export function DeleteUserDialog({

@@ -1,9 +1,9 @@
 // The Analytics tab's other faces: loading, and a site nobody has visited yet.
 import { ArrowUpRight, BarChart3 } from "lucide-react";
 import { ANALYTICS_TEXT } from "../../../common/analytics";
-import { Button } from "../ui/button";
-import { Placeholder } from "../ui/placeholder";
-import { Loading, Skeleton } from "../ui/skeleton";
+import { Button } from "../ui/Button";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton } from "../ui/Skeleton";
 
 export function AnalyticsSkeleton() {
   return (

@@ -7,10 +7,10 @@ import { Plus } from "lucide-react";
 import type { SiteResponse } from "../../../common/sites";
 import { ApiError } from "../../lib/api";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import { FormField, describedBy } from "../ui/FormField";
-import { Input } from "../ui/input";
-import { Spinner } from "../ui/spinner";
+import { Input } from "../ui/Input";
+import { Spinner } from "../ui/Spinner";
 import { NewDomainForm, type NewDomainFields } from "./domains";
 import { useAddDomain } from "./useDomainActions";
 

@@ -18,10 +18,10 @@ import {
 } from "../../../common/domains";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { DeleteButton } from "../ui/DeleteButton";
-import { Spinner } from "../ui/spinner";
+import { Spinner } from "../ui/Spinner";
 import { DnsRecords } from "./DnsRecords";
 import { DomainStatusBadge } from "./DomainStatusBadge";
 import { triesLabel } from "./domains";

@@ -4,8 +4,8 @@ import { Globe } from "lucide-react";
 import { DOMAIN_UI_TEXT, type DomainResponse } from "../../../common/domains";
 import { useNow } from "../../lib/useNow";
 import { LoadError } from "../ui/LoadError";
-import { Placeholder } from "../ui/placeholder";
-import { Loading, Skeleton, SkeletonRow } from "../ui/skeleton";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
 import { DomainItem } from "./DomainItem";
 
 export function DomainList({

@@ -7,12 +7,12 @@ import { toast } from "sonner";
 import { Info } from "lucide-react";
 import { PASSWORD_MIN_LENGTH } from "../../../common/limits";
 import { SETTINGS_TEXT } from "../../../common/texts";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall } from "../../lib/auth-errors";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall } from "../../lib/authErrors";
 import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
 import { FormField, describedBy } from "../ui/FormField";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
@@ -20,11 +20,11 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { PasswordInput } from "../ui/password-input";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Card";
+import { PasswordInput } from "../ui/PasswordInput";
+import { Spinner } from "../ui/Spinner";
 import { PasswordChangeForm, type PasswordChange } from "./password";
-import { twoFactorErrorMessage } from "./two-factor";
+import { twoFactorErrorMessage } from "./twoFactor";
 
 const T = SETTINGS_TEXT.password;
 const EMPTY: PasswordChange = { current: "", next: "", confirm: "" };

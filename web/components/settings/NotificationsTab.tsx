@@ -14,9 +14,9 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Label } from "../ui/label";
-import { Skeleton } from "../ui/skeleton";
+} from "../ui/Card";
+import { Label } from "../ui/Label";
+import { Skeleton } from "../ui/Skeleton";
 import { Switch } from "./Switch";
 
 const T = SETTINGS_TEXT.notifications;

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { FormField, describedBy } from "../ui/FormField";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -13,9 +13,9 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
-import { PasswordInput } from "../ui/password-input";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Dialog";
+import { PasswordInput } from "../ui/PasswordInput";
+import { Spinner } from "../ui/Spinner";
 import { CurrentPasswordForm, type CurrentPassword } from "./password";
 
 const T = SETTINGS_TEXT.twoFactor;

@@ -10,17 +10,17 @@ import { timeAgo } from "../../../common/format";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api } from "../../lib/api";
 import { queryKeys, useAccountSessions } from "../../lib/queries";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
+} from "../ui/Card";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { LoadError } from "../ui/LoadError";
-import { Loading, SkeletonRow } from "../ui/skeleton";
+import { Loading, SkeletonRow } from "../ui/Skeleton";
 import { sessionAddress, sessionTitle } from "./sessions";
 
 const T = SETTINGS_TEXT.sessions;

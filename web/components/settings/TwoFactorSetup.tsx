@@ -8,20 +8,20 @@ import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Copy } from "lucide-react";
 import { SETTINGS_TEXT } from "../../../common/texts";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall } from "../../lib/auth-errors";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall } from "../../lib/authErrors";
 import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
 import { FormField, describedBy } from "../ui/FormField";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Dialog";
+import { Spinner } from "../ui/Spinner";
 import { BackupCodes } from "./BackupCodes";
 import { OtpInput } from "./OtpInput";
 import { PasswordForm } from "./PasswordDialog";
@@ -32,7 +32,7 @@ import {
   twoFactorErrorMessage,
   VerifyCodeForm,
   type VerifyCode,
-} from "./two-factor";
+} from "./twoFactor";
 
 const T = SETTINGS_TEXT.twoFactor;
 

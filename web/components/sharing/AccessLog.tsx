@@ -6,7 +6,7 @@ import {
 } from "../../../common/shareLinks";
 import { useShareLinkOpens } from "../../lib/queries";
 import { LoadError } from "../ui/LoadError";
-import { Loading, Skeleton } from "../ui/skeleton";
+import { Loading, Skeleton } from "../ui/Skeleton";
 import { browserLabel, countryLabel } from "./shareLinks";
 
 const COLUMNS = "sm:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1.4fr)]";

@@ -7,7 +7,7 @@ import {
   type CreateShareLinkRequest,
 } from "../../../common/shareLinks";
 import { ApiError } from "../../lib/api";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -15,11 +15,11 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
+} from "../ui/Dialog";
 import { FormField, describedBy } from "../ui/FormField";
-import { Input } from "../ui/input";
-import { PasswordInput } from "../ui/password-input";
-import { Spinner } from "../ui/spinner";
+import { Input } from "../ui/Input";
+import { PasswordInput } from "../ui/PasswordInput";
+import { Spinner } from "../ui/Spinner";
 import { NewLinkForm, type NewLinkErrors, type NewLinkFields } from "./shareLinks";
 import { useCreateShareLink } from "./useShareLinkActions";
 

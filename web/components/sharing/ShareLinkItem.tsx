@@ -18,11 +18,11 @@ import {
   type ShareLinkState,
 } from "../../../common/shareLinks";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
-import { CopyButton } from "../ui/copy-button";
+import { CopyButton } from "../ui/CopyButton";
 import { DeleteButton } from "../ui/DeleteButton";
-import { Spinner } from "../ui/spinner";
+import { Spinner } from "../ui/Spinner";
 import { AccessLog } from "./AccessLog";
 import { expiryText, formatViews } from "./shareLinks";
 import { useDeleteShareLink, useRevokeShareLink } from "./useShareLinkActions";

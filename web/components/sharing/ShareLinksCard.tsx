@@ -9,16 +9,16 @@ import type { SiteResponse } from "../../../common/sites";
 import { useShareLinks } from "../../lib/queries";
 import { useNow } from "../../lib/useNow";
 import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
+} from "../ui/Card";
 import { LoadError } from "../ui/LoadError";
-import { Loading, Skeleton } from "../ui/skeleton";
+import { Loading, Skeleton } from "../ui/Skeleton";
 import { NewShareLinkDialog } from "./NewShareLinkDialog";
 import { ShareLinkItem } from "./ShareLinkItem";
 

@@ -8,10 +8,10 @@ import {
   type CreateSiteFields,
 } from "../../../common/sites";
 import { FormField, describedBy } from "../ui/FormField";
-import { Input } from "../ui/input";
+import { Input } from "../ui/Input";
 import { LoadError } from "../ui/LoadError";
-import { Skeleton } from "../ui/skeleton";
-import { Textarea } from "../ui/textarea";
+import { Skeleton } from "../ui/Skeleton";
+import { Textarea } from "../ui/Textarea";
 
 export type SubdomainState =
   | { status: "loading" }

@@ -2,10 +2,10 @@ import { Link } from "react-router";
 import { ArrowRight, ChevronRight } from "lucide-react";
 import type { SiteResponse } from "../../../common/sites";
 import { timeAgo } from "../../../common/format";
-import { Card, CardHeader, CardTitle } from "../ui/card";
+import { Card, CardHeader, CardTitle } from "../ui/Card";
 import { LoadError } from "../ui/LoadError";
-import { Loading, Skeleton, SkeletonRow } from "../ui/skeleton";
-import { displayUrl } from "./site-list";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
+import { displayUrl } from "./siteList";
 import { SiteAvatar } from "./SiteAvatar";
 import { SiteStatusBadge } from "./SiteStatusBadge";
 

@@ -1,9 +1,9 @@
 // The site list's other faces: loading skeletons, no sites yet, and no matches.
 import { Link } from "react-router";
 import { Globe, Plus, SearchX } from "lucide-react";
-import { Button } from "../ui/button";
-import { Placeholder } from "../ui/placeholder";
-import { Loading, Skeleton } from "../ui/skeleton";
+import { Button } from "../ui/Button";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton } from "../ui/Skeleton";
 
 export function ListSkeleton() {
   return (

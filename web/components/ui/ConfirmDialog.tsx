@@ -15,8 +15,8 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
-} from "./alert-dialog";
-import { Spinner } from "./spinner";
+} from "./AlertDialog";
+import { Spinner } from "./Spinner";
 
 export interface ConfirmDialogProps {
   open: boolean;

@@ -1,5 +1,5 @@
 import { Trash2 } from "lucide-react";
-import { Button, type ButtonProps } from "./button";
+import { Button, type ButtonProps } from "./Button";
 
 /**
  * The small outline button that opens a delete confirmation in a list item. `label` is what it

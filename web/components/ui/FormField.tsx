@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { FieldError } from "./field-error";
-import { Label } from "./label";
+import { FieldError } from "./FieldError";
+import { Label } from "./Label";
 
 /**
  * Every form field in the dashboard: label, control, optional hint and error, wired together by

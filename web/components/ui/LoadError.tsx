@@ -4,8 +4,8 @@
 import type { ReactNode } from "react";
 import { AlertTriangle, RotateCw } from "lucide-react";
 import { cn } from "../../lib/cn";
-import { Button } from "./button";
-import { Placeholder } from "./placeholder";
+import { Button } from "./Button";
+import { Placeholder } from "./Placeholder";
 
 export function LoadError({
   title,

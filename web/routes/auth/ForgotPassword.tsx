@@ -10,10 +10,10 @@ import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/ui/FormField";
 import { EmailForm, type EmailInput } from "../../components/auth/authForms";
-import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall, authErrorMessage } from "../../lib/auth-errors";
+import { Button } from "../../components/ui/Button";
+import { Input } from "../../components/ui/Input";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall, authErrorMessage } from "../../lib/authErrors";
 
 const T = AUTH_SCREEN_TEXT.forgot;
 

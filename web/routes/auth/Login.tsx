@@ -9,17 +9,17 @@ import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField } from "../../components/ui/FormField";
 import { LoginForm, type LoginInput } from "../../components/auth/authForms";
-import { Checkbox } from "../../components/ui/checkbox";
-import { Input } from "../../components/ui/input";
-import { Label } from "../../components/ui/label";
-import { PasswordInput } from "../../components/ui/password-input";
-import { Spinner } from "../../components/ui/spinner";
-import { authClient } from "../../lib/auth-client";
+import { Checkbox } from "../../components/ui/Checkbox";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { PasswordInput } from "../../components/ui/PasswordInput";
+import { Spinner } from "../../components/ui/Spinner";
+import { authClient } from "../../lib/authClient";
 import {
   settleAuthCall,
   authErrorMessage,
   loginNoticeFor,
-} from "../../lib/auth-errors";
+} from "../../lib/authErrors";
 import { safeReturnPath } from "../../lib/redirect";
 import { useSession } from "../../lib/session";
 

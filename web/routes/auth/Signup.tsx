@@ -8,13 +8,13 @@ import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/ui/FormField";
 import { SignupForm, type SignupInput } from "../../components/auth/authForms";
-import { Checkbox } from "../../components/ui/checkbox";
-import { FieldError } from "../../components/ui/field-error";
-import { Input } from "../../components/ui/input";
-import { Label } from "../../components/ui/label";
-import { PasswordInput } from "../../components/ui/password-input";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall, authErrorMessage } from "../../lib/auth-errors";
+import { Checkbox } from "../../components/ui/Checkbox";
+import { FieldError } from "../../components/ui/FieldError";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { PasswordInput } from "../../components/ui/PasswordInput";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall, authErrorMessage } from "../../lib/authErrors";
 
 const T = AUTH_SCREEN_TEXT.signup;
 // The confirmation link brings the user back to sign in, where the page says the address is confirmed.

@@ -18,13 +18,13 @@ import {
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/ui/FormField";
 import { OtpInput } from "../../components/settings/OtpInput";
-import { twoFactorErrorMessage } from "../../components/settings/two-factor";
-import { Checkbox } from "../../components/ui/checkbox";
-import { Input } from "../../components/ui/input";
-import { Label } from "../../components/ui/label";
-import { Spinner } from "../../components/ui/spinner";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall } from "../../lib/auth-errors";
+import { twoFactorErrorMessage } from "../../components/settings/twoFactor";
+import { Checkbox } from "../../components/ui/Checkbox";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { Spinner } from "../../components/ui/Spinner";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall } from "../../lib/authErrors";
 import { safeReturnPath } from "../../lib/redirect";
 import { useSession } from "../../lib/session";
 

@@ -13,14 +13,14 @@ import {
   ResetPasswordForm,
   type ResetPasswordInput,
 } from "../../components/auth/authForms";
-import { Button } from "../../components/ui/button";
-import { PasswordInput } from "../../components/ui/password-input";
-import { authClient } from "../../lib/auth-client";
+import { Button } from "../../components/ui/Button";
+import { PasswordInput } from "../../components/ui/PasswordInput";
+import { authClient } from "../../lib/authClient";
 import {
   settleAuthCall,
   authErrorMessage,
   isInvalidResetToken,
-} from "../../lib/auth-errors";
+} from "../../lib/authErrors";
 import { useSession } from "../../lib/session";
 
 const T = AUTH_SCREEN_TEXT.update;

@@ -6,7 +6,7 @@ import { useCallback, useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { ADMIN_TEXT, PRODUCT_NAME } from "../../../common/texts";
-import { parsePageParam } from "../../components/admin/admin-users";
+import { parsePageParam } from "../../components/admin/adminUsers";
 import {
   AdminNotFound,
   EmptyPage,
@@ -20,9 +20,9 @@ import { Pagination } from "../../components/admin/Pagination";
 import { useUserCommands } from "../../components/admin/useUserCommands";
 import { UserCards, UserTable } from "../../components/admin/UserTable";
 import { UserSearch } from "../../components/admin/UserSearch";
-import { Card } from "../../components/ui/card";
+import { Card } from "../../components/ui/Card";
 import { LoadError } from "../../components/ui/LoadError";
-import { Skeleton } from "../../components/ui/skeleton";
+import { Skeleton } from "../../components/ui/Skeleton";
 import { useAdminUsers } from "../../lib/adminQueries";
 import { ApiError, errorDescription } from "../../lib/api";
 import { cn } from "../../lib/cn";

@@ -17,8 +17,8 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../../components/ui/card";
-import { Skeleton } from "../../components/ui/skeleton";
+} from "../../components/ui/Card";
+import { Skeleton } from "../../components/ui/Skeleton";
 import { useDomains, useSites, useStats } from "../../lib/queries";
 
 export function Domains() {

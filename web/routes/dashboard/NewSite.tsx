@@ -24,15 +24,15 @@ import {
 import { StepIndicator } from "../../components/sites/StepIndicator";
 import { UploadStep } from "../../components/sites/UploadStep";
 import type { UploadPhase } from "../../components/sites/UploadProgress";
-import { upload as uploadSite } from "../../components/sites/create-site";
-import { hostOf } from "../../components/sites/site-list";
+import { upload as uploadSite } from "../../components/sites/createSite";
+import { hostOf } from "../../components/sites/siteList";
 import { checkUpload } from "../../components/sites/uploadCheck";
 import {
   basicsProblem,
   FILE_REQUIRED,
   sitesHost,
 } from "../../components/sites/wizard";
-import { Button } from "../../components/ui/button";
+import { Button } from "../../components/ui/Button";
 import { api, ApiError, errorDescription } from "../../lib/api";
 import { queryKeys, useSites, useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";

@@ -20,9 +20,9 @@ import {
   listStatusOf,
   parseStatusParam,
   type ListStatus,
-} from "../../components/sites/site-list";
-import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
+} from "../../components/sites/siteList";
+import { Button } from "../../components/ui/Button";
+import { Input } from "../../components/ui/Input";
 import { LoadError } from "../../components/ui/LoadError";
 import { useSites } from "../../lib/queries";
 

@@ -7,11 +7,11 @@ import { AlertCircle, CheckCircle2, Loader2, Send } from "lucide-react";
 import { ContactRequest, type ContactResponse } from "../../../../common/contact";
 import { CONTACT_FORM_TEXT, CONTACT_TEXT } from "../../../../common/texts";
 import { api, ApiError } from "../../../lib/api";
-import { Alert, AlertDescription, AlertTitle } from "../../ui/alert";
-import { Button } from "../../ui/button";
+import { Alert, AlertDescription, AlertTitle } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
 import { FormField, describedBy } from "../../ui/FormField";
-import { Input } from "../../ui/input";
-import { Textarea } from "../../ui/textarea";
+import { Input } from "../../ui/Input";
+import { Textarea } from "../../ui/Textarea";
 
 type ContactInput = z.input<typeof ContactRequest>;
 type FieldName = FieldPath<ContactInput>;

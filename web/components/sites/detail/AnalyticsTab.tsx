@@ -24,7 +24,7 @@ import { RangePicker } from "../../analytics/RangePicker";
 import { LoadError } from "../../ui/LoadError";
 import { ChartLegend, TimeSeriesChart } from "../../analytics/TimeSeriesChart";
 import { TotalsCards } from "../../analytics/TotalsCards";
-import { listStatusOf } from "../site-list";
+import { listStatusOf } from "../siteList";
 
 export function AnalyticsTab({ site }: { site: SiteResponse }) {
   const [search, setSearch] = useSearchParams();

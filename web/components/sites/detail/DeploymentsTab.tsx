@@ -10,12 +10,12 @@ import {
 } from "../../../../common/sites";
 import { useDeployments, useStats } from "../../../lib/queries";
 import { PLANS } from "../../../../common/plans";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { LoadError } from "../../ui/LoadError";
-import { Loading, SkeletonRow } from "../../ui/skeleton";
-import { Spinner } from "../../ui/spinner";
-import { displayUrl } from "../site-list";
+import { Loading, SkeletonRow } from "../../ui/Skeleton";
+import { Spinner } from "../../ui/Spinner";
+import { displayUrl } from "../siteList";
 import { useNow } from "../../../lib/useNow";
 import { useDeploySite, useRollback } from "./actions";
 import { DeploymentCard } from "./DeploymentCard";

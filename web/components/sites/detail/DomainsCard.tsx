@@ -12,7 +12,7 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
+} from "../../ui/Card";
 import { ProFeaturePrompt } from "./ProFeaturePrompt";
 
 export function DomainsCard({ site }: { site: SiteResponse }) {

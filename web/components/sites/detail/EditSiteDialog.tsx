@@ -13,7 +13,7 @@ import {
 } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -21,11 +21,11 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog";
+} from "../../ui/Dialog";
 import { FormField, describedBy } from "../../ui/FormField";
-import { Input } from "../../ui/input";
-import { Spinner } from "../../ui/spinner";
-import { Textarea } from "../../ui/textarea";
+import { Input } from "../../ui/Input";
+import { Spinner } from "../../ui/Spinner";
+import { Textarea } from "../../ui/Textarea";
 import { siteUrl } from "./actions";
 
 type EditInput = z.input<typeof UpdateSiteRequest>;

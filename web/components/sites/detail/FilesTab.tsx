@@ -8,8 +8,8 @@ import {
   type SiteResponse,
 } from "../../../../common/sites";
 import { useSiteFiles } from "../../../lib/queries";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
 import { LoadError } from "../../ui/LoadError";
 import { DeleteFileDialog } from "./DeleteFileDialog";
 import { FileList } from "./FileList";

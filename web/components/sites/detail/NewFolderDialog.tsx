@@ -8,7 +8,7 @@ import {
   type FolderResponse,
 } from "../../../../common/sites";
 import { api, errorDescription } from "../../../lib/api";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -16,10 +16,10 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog";
-import { Input } from "../../ui/input";
+} from "../../ui/Dialog";
+import { Input } from "../../ui/Input";
 import { FormField } from "../../ui/FormField";
-import { Spinner } from "../../ui/spinner";
+import { Spinner } from "../../ui/Spinner";
 import { refreshSite, siteUrl } from "./actions";
 import { breadcrumbsFromPath } from "./paths";
 

@@ -18,7 +18,7 @@ import {
 } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import {
   Card,
@@ -27,10 +27,10 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
+} from "../../ui/Card";
 import { FormField, describedBy } from "../../ui/FormField";
-import { PasswordInput } from "../../ui/password-input";
-import { Spinner } from "../../ui/spinner";
+import { PasswordInput } from "../../ui/PasswordInput";
+import { Spinner } from "../../ui/Spinner";
 import { siteUrl } from "./actions";
 
 export function PasswordCard({ site }: { site: SiteResponse }) {

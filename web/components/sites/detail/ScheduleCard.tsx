@@ -16,7 +16,7 @@ import {
 } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Card,
   CardContent,
@@ -24,10 +24,10 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
+} from "../../ui/Card";
 import { FormField, describedBy } from "../../ui/FormField";
-import { Input } from "../../ui/input";
-import { Spinner } from "../../ui/spinner";
+import { Input } from "../../ui/Input";
+import { Spinner } from "../../ui/Spinner";
 import { siteUrl } from "./actions";
 import { ScheduleForm, toLocalInput, type ScheduleFields } from "./schedule";
 

@@ -2,10 +2,10 @@
 import { Link } from "react-router";
 import { ArrowLeft, SearchX } from "lucide-react";
 import { SITE_TEXT } from "../../../../common/sites";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
 import { LoadError } from "../../ui/LoadError";
-import { Loading, Skeleton } from "../../ui/skeleton";
+import { Loading, Skeleton } from "../../ui/Skeleton";
 
 // The page's background is itself muted, so placeholders on it need a darker tint than the
 // default skeleton to be seen.

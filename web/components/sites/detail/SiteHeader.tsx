@@ -21,12 +21,12 @@ import {
   type SiteResponse,
 } from "../../../../common/sites";
 import { formatBytes } from "../../../../common/format";
-import { Button } from "../../ui/button";
-import { Spinner } from "../../ui/spinner";
+import { Button } from "../../ui/Button";
+import { Spinner } from "../../ui/Spinner";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { SiteAvatar } from "../SiteAvatar";
 import { SiteStatusBadge } from "../SiteStatusBadge";
-import { displayUrl } from "../site-list";
+import { displayUrl } from "../siteList";
 import { useDeleteSite, useDeploySite, useRestoreSite } from "./actions";
 import { ScheduleBadge } from "./ScheduleBadge";
 

@@ -16,8 +16,8 @@ import {
 import { ApiError, errorDescription } from "../../../lib/api";
 import { useStats } from "../../../lib/queries";
 import { uploadFile } from "../../../lib/upload";
-import { Button } from "../../ui/button";
-import { Checkbox } from "../../ui/checkbox";
+import { Button } from "../../ui/Button";
+import { Checkbox } from "../../ui/Checkbox";
 import { DropZone } from "../../ui/DropZone";
 import {
   Dialog,
@@ -26,10 +26,10 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog";
-import { Label } from "../../ui/label";
-import { Progress } from "../../ui/progress";
-import { Spinner } from "../../ui/spinner";
+} from "../../ui/Dialog";
+import { Label } from "../../ui/Label";
+import { Progress } from "../../ui/Progress";
+import { Spinner } from "../../ui/Spinner";
 import { refreshSite, siteUrl } from "./actions";
 import { FileIcon } from "./FileIcon";
 import { breadcrumbsFromPath } from "./paths";

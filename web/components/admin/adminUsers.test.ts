@@ -6,7 +6,7 @@ import {
   pageCount,
   pageRange,
   parsePageParam,
-} from "./admin-users";
+} from "./adminUsers";
 
 describe("parsePageParam", () => {
   it("reads a positive whole number", () => {

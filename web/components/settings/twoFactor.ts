@@ -2,7 +2,7 @@
 // backup-code file, the setup's code form, and the message for a refused request.
 import { z } from "zod";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT, SETTINGS_TEXT } from "../../../common/texts";
-import type { AuthErrorLike } from "../../lib/auth-errors";
+import type { AuthErrorLike } from "../../lib/authErrors";
 
 export const OTP_LENGTH = 6;
 

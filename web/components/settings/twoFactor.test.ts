@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AUTH_SCREEN_TEXT, SETTINGS_TEXT } from "../../../common/texts";
-import { backupCodesFile, groupSecret, sanitizeOtp, secretFromTotpUri, twoFactorErrorMessage, VerifyCodeForm } from "./two-factor";
+import { backupCodesFile, groupSecret, sanitizeOtp, secretFromTotpUri, twoFactorErrorMessage, VerifyCodeForm } from "./twoFactor";
 
 describe("sanitizeOtp", () => {
   it.each([
