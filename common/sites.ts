@@ -232,6 +232,13 @@ export const SetSitePasswordRequest = z.object({
 });
 export type SetSitePasswordRequest = z.infer<typeof SetSitePasswordRequest>;
 
+/** The dashboard's form for it: the same rule, and the password typed twice (compared once valid). */
+export const SetSitePasswordForm = SetSitePasswordRequest.extend({ confirm: z.string() }).superRefine((values, ctx) => {
+  if (SetSitePasswordRequest.shape.password.safeParse(values.password).success && values.confirm !== values.password)
+    ctx.addIssue({ code: "custom", path: ["confirm"], message: SITE_PASSWORD_TEXT.mismatch });
+});
+export type SetSitePasswordForm = z.infer<typeof SetSitePasswordForm>;
+
 export const SiteFileResponse = z.object({
   id: z.string(),
   site_id: z.string(),
@@ -258,6 +265,10 @@ export const CreateFolderRequest = z.object({
   parent: z.string().nullable().optional(),
 });
 export type CreateFolderRequest = z.infer<typeof CreateFolderRequest>;
+
+/** The dashboard's "Create New Folder" form: the request's name rule; the parent is the folder shown. */
+export const NewFolderForm = CreateFolderRequest.pick({ name: true });
+export type NewFolderForm = z.infer<typeof NewFolderForm>;
 
 export const DeploymentResponse = z.object({
   id: z.string(),

@@ -3,7 +3,7 @@
 import { lazy, Suspense, type ComponentType } from "react";
 import { Route, Routes } from "react-router";
 import { RequireAuth } from "./components/layout/RequireAuth";
-import { Spinner } from "./components/ui/spinner";
+import { Spinner } from "./components/ui/Spinner";
 
 function screen<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => ({ default: await load() }));

@@ -1,5 +1,6 @@
 // The dashboard's fetch wrapper: JSON in, JSON out, and every failure as an ApiError carrying
 // the server's { error: { code, message, fields } }.
+import { SITE_TEXT } from "../../common/sites";
 import { AUTH_TEXT } from "../../common/texts";
 
 export class ApiError extends Error {
@@ -41,4 +42,14 @@ type ErrorBody = { error?: { code?: string; message?: string; detail?: string; f
 export function toApiError(status: number, body: unknown): ApiError {
   const error = (body as ErrorBody | undefined)?.error;
   return new ApiError(status, error?.code ?? "error", error?.message ?? AUTH_TEXT.unexpectedError, error?.fields, error?.detail);
+}
+
+/** The text under a failure toast: the server's message, plus its detail when it gives one. */
+export function errorDescription(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (!error.detail) return error.message;
+    const message = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+    return `${message} ${error.detail}`;
+  }
+  return error instanceof Error ? error.message : SITE_TEXT.tryLater;
 }

@@ -12,7 +12,7 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MeResponse } from "../../common/api";
 import { api, ApiError } from "./api";
-import { authClient } from "./auth-client";
+import { authClient } from "./authClient";
 import { queryKeys } from "./queries";
 
 type SessionData = NonNullable<ReturnType<typeof authClient.useSession>["data"]>;

@@ -1,11 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { AlertCircle, RotateCw } from "lucide-react";
 import { Link } from "react-router";
 import type { LegalDocumentResponse } from "../../common/api";
 import { LANDING_TEXT } from "../../common/texts";
-import { Alert, AlertDescription, AlertTitle } from "../components/ui/alert";
-import { Button } from "../components/ui/button";
-import { Skeleton } from "../components/ui/skeleton";
+import { LoadError } from "../components/ui/LoadError";
+import { Loading, Skeleton } from "../components/ui/Skeleton";
 import { MarkdownArticle } from "../components/marketing/MarkdownArticle";
 import { MarketingLayout } from "../components/marketing/MarketingLayout";
 import { PageHeader } from "../components/marketing/PageHeader";
@@ -33,7 +31,7 @@ function withoutLeadingTitle(markdown: string, title: string): string {
 
 function LoadingDocument() {
   return (
-    <div role="status" aria-label="Loading document" className="space-y-4">
+    <Loading label="Loading document" className="space-y-4">
       <Skeleton className="h-4 w-full" />
       <Skeleton className="h-4 w-11/12" />
       <Skeleton className="h-4 w-4/5" />
@@ -41,7 +39,7 @@ function LoadingDocument() {
       <Skeleton className="h-4 w-full" />
       <Skeleton className="h-4 w-10/12" />
       <Skeleton className="h-4 w-3/4" />
-    </div>
+    </Loading>
   );
 }
 
@@ -67,17 +65,13 @@ export function Legal({ document }: { document: LegalDocumentName }) {
           {query.isPending ? (
             <LoadingDocument />
           ) : query.isError ? (
-            <Alert role="alert" variant="destructive">
-              <AlertCircle aria-hidden />
-              <AlertTitle>The {title.toLowerCase()} could not be loaded</AlertTitle>
-              <AlertDescription>
-                <p>{query.error.message}</p>
-                <Button variant="outline" size="sm" className="mt-3" onClick={() => void query.refetch()}>
-                  <RotateCw aria-hidden />
-                  Try again
-                </Button>
-              </AlertDescription>
-            </Alert>
+            <LoadError
+              inline
+              title={`The ${title.toLowerCase()} could not be loaded`}
+              message={query.error.message}
+              onRetry={() => void query.refetch()}
+              retrying={query.isFetching}
+            />
           ) : (
             <article aria-label={title}>
               <MarkdownArticle source={withoutLeadingTitle(query.data.markdown, query.data.title)} />

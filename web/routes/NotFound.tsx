@@ -4,7 +4,7 @@ import { ArrowLeft, Home, LayoutDashboard, LogIn } from "lucide-react";
 import { NOT_FOUND_TEXT, PRODUCT_NAME } from "../../common/texts";
 import { isDashboardPath } from "../../common/routes";
 import { BerthLogo } from "../components/auth/BerthLogo";
-import { Button } from "../components/ui/button";
+import { Button } from "../components/ui/Button";
 import { loginPathFor } from "../lib/redirect";
 import { useSession } from "../lib/session";
 

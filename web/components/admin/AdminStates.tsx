@@ -1,38 +1,31 @@
-// The user list's other faces: loading, nobody yet, no match, a failed fetch, and the not-found
-// screen a non-admin gets.
+// The user list's other faces: loading, nobody yet, no match, and the not-found screen a
+// non-admin gets.
 import { useEffect } from "react";
 import { createPortal } from "react-dom";
-import { AlertTriangle, RotateCw, SearchX, Users } from "lucide-react";
+import { SearchX, Users } from "lucide-react";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { NotFound } from "../../routes/NotFound";
-import { Button } from "../ui/button";
-import { Card } from "../ui/card";
-import { Placeholder } from "../ui/placeholder";
-import { Skeleton } from "../ui/skeleton";
+import { Button } from "../ui/Button";
+import { Card } from "../ui/Card";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
 
 const SKELETON_ROWS = 6;
 
 export function UsersSkeleton() {
   return (
-    <Card
-      className="divide-y overflow-hidden"
-      aria-busy="true"
-      aria-label="Loading users"
-    >
-      <div className="hidden h-10 bg-muted/40 @4xl:block" />
-      {Array.from({ length: SKELETON_ROWS }, (_, i) => (
-        <div key={i} className="flex items-center gap-3 px-4 py-3.5">
-          <Skeleton className="size-9 rounded-full" />
-          <div className="flex flex-1 flex-col gap-2">
-            <Skeleton className="h-4 w-40 max-w-full" />
-            <Skeleton className="h-3 w-56 max-w-full" />
-          </div>
-          <Skeleton className="hidden h-6 w-12 rounded-full @4xl:block" />
-          <Skeleton className="hidden h-4 w-28 @4xl:block" />
-          <Skeleton className="hidden h-6 w-16 rounded-full @4xl:block" />
-          <Skeleton className="size-8" />
-        </div>
-      ))}
+    <Card className="overflow-hidden">
+      <Loading label="Loading users" className="divide-y">
+        <div className="hidden h-10 bg-muted/40 @4xl:block" />
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          <SkeletonRow key={i} media="size-9 rounded-full" className="px-4 py-3.5">
+            <Skeleton className="hidden h-6 w-12 rounded-full @4xl:block" />
+            <Skeleton className="hidden h-4 w-28 @4xl:block" />
+            <Skeleton className="hidden h-6 w-16 rounded-full @4xl:block" />
+            <Skeleton className="size-8" />
+          </SkeletonRow>
+        ))}
+      </Loading>
     </Card>
   );
 }
@@ -77,33 +70,6 @@ export function EmptyPage({ onFirstPage }: { onFirstPage: () => void }) {
     >
       <Button variant="outline" onClick={onFirstPage}>
         {ADMIN_TEXT.firstPage}
-      </Button>
-    </Placeholder>
-  );
-}
-
-export function UsersError({
-  message,
-  onRetry,
-  retrying,
-}: {
-  message: string;
-  onRetry: () => void;
-  retrying: boolean;
-}) {
-  return (
-    <Placeholder
-      tone="error"
-      icon={<AlertTriangle className="size-6" aria-hidden />}
-      title={ADMIN_TEXT.loadFailed}
-      body={message || ADMIN_TEXT.loadFailedBody}
-    >
-      <Button variant="outline" onClick={onRetry} disabled={retrying}>
-        <RotateCw
-          className={retrying ? "animate-spin" : undefined}
-          aria-hidden
-        />
-        {ADMIN_TEXT.tryAgain}
       </Button>
     </Placeholder>
   );

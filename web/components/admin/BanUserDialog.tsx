@@ -1,16 +1,7 @@
 // Confirms a ban: the user is signed out, cannot sign in, and their sites go offline.
 import type { AdminUser } from "../../../common/admin";
 import { ADMIN_TEXT } from "../../../common/texts";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../ui/alert-dialog";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 
 /** `user` null: closed. The ban is applied at once in the list, so the dialog closes on confirm. */
 export function BanUserDialog({
@@ -23,30 +14,25 @@ export function BanUserDialog({
   onClose: () => void;
 }) {
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={user !== null}
       onOpenChange={(open) => !open && onClose()}
-    >
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{ADMIN_TEXT.banTitle}</AlertDialogTitle>
-          <AlertDialogDescription>
-            <strong className="font-medium break-all text-foreground">
-              {user?.email}
-            </strong>{" "}
-            {ADMIN_TEXT.banBody}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{ADMIN_TEXT.cancel}</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            onClick={() => user && onConfirm(user)}
-          >
-            {ADMIN_TEXT.banConfirm}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      title={ADMIN_TEXT.banTitle}
+      description={
+        <>
+          <strong className="font-medium break-all text-foreground">
+            {user?.email}
+          </strong>{" "}
+          {ADMIN_TEXT.banBody}
+        </>
+      }
+      confirmLabel={ADMIN_TEXT.banConfirm}
+      pendingLabel="Banning"
+      destructive
+      failureTitle={ADMIN_TEXT.actionFailed}
+      onConfirm={() => {
+        if (user) onConfirm(user);
+      }}
+    />
   );
 }

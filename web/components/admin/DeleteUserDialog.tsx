@@ -1,120 +1,76 @@
 // Deleting a user is final, so the admin types the address to confirm it.
-import { useId, useState } from "react";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import type { AdminUser } from "../../../common/admin";
 import { ADMIN_TEXT } from "../../../common/texts";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../ui/alert-dialog";
-import { Input } from "../ui/input";
-import { Label } from "../ui/label";
-import { Spinner } from "../ui/spinner";
-import { confirmsEmail } from "./admin-users";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { Input } from "../ui/Input";
+import { Label } from "../ui/Label";
+import { typedEmailConfirmation, type TypedEmail } from "./adminUsers";
 
-/** `user` null: closed. Stays open while the request runs; the caller closes it when it settles. */
+/** `user` null: closed. Stays open while the request runs, and after a failure. */
 export function DeleteUserDialog({
   user,
-  pending,
   onConfirm,
   onClose,
 }: {
   user: AdminUser | null;
-  pending: boolean;
-  onConfirm: (user: AdminUser) => void;
+  onConfirm: (user: AdminUser) => Promise<unknown>;
   onClose: () => void;
 }) {
-  return (
-    <AlertDialog
-      open={user !== null}
-      onOpenChange={(open) => !open && !pending && onClose()}
-    >
-      <AlertDialogContent>
-        {/* Keyed by user so the typed text never carries over to the next user. */}
-        {user && (
-          <DeleteForm
-            key={user.id}
-            user={user}
-            pending={pending}
-            onConfirm={onConfirm}
-          />
-        )}
-      </AlertDialogContent>
-    </AlertDialog>
-  );
-}
-
-function DeleteForm({
-  user,
-  pending,
-  onConfirm,
-}: {
-  user: AdminUser;
-  pending: boolean;
-  onConfirm: (user: AdminUser) => void;
-}) {
-  const [typed, setTyped] = useState("");
   const inputId = useId();
-  const confirmed = confirmsEmail(typed, user.email);
+  const {
+    register,
+    reset,
+    formState: { isValid },
+  } = useForm<TypedEmail>({
+    resolver: zodResolver(typedEmailConfirmation(user?.email ?? "")),
+    mode: "onChange",
+    defaultValues: { typed: "" },
+  });
+
   return (
-    <form
-      className="flex flex-col gap-5"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (confirmed && !pending) onConfirm(user);
+    <ConfirmDialog
+      open={user !== null}
+      onOpenChange={(open) => {
+        if (open) return;
+        // The typed text never carries over to the next user.
+        reset();
+        onClose();
       }}
-    >
-      <AlertDialogHeader>
-        <AlertDialogTitle>{ADMIN_TEXT.deleteTitle}</AlertDialogTitle>
-        <AlertDialogDescription>
+      title={ADMIN_TEXT.deleteTitle}
+      description={
+        <>
           <strong className="font-medium break-all text-foreground">
-            {user.email}
+            {user?.email}
           </strong>
           : {ADMIN_TEXT.deleteBody}
-        </AlertDialogDescription>
-      </AlertDialogHeader>
+        </>
+      }
+      confirmLabel={ADMIN_TEXT.deleteConfirm}
+      pendingLabel="Deleting"
+      destructive
+      confirmDisabled={!isValid}
+      failureTitle={ADMIN_TEXT.deleteFailed}
+      onConfirm={() => (user ? onConfirm(user) : undefined)}
+    >
       <div className="flex flex-col gap-2">
         <Label
           htmlFor={inputId}
           className="leading-snug font-normal [overflow-wrap:anywhere]"
         >
-          {ADMIN_TEXT.deleteConfirmLabel(user.email)}
+          {ADMIN_TEXT.deleteConfirmLabel(user?.email ?? "")}
         </Label>
         <Input
           id={inputId}
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
-          placeholder={user.email}
-          disabled={pending}
+          placeholder={user?.email}
+          {...register("typed")}
         />
       </div>
-      <AlertDialogFooter>
-        <AlertDialogCancel disabled={pending}>
-          {ADMIN_TEXT.cancel}
-        </AlertDialogCancel>
-        <AlertDialogAction
-          variant="destructive"
-          type="submit"
-          disabled={!confirmed || pending}
-          onClick={(event) => {
-            event.preventDefault();
-            if (confirmed && !pending) onConfirm(user);
-          }}
-        >
-          {pending && (
-            <Spinner className="size-4 text-current" label="Deleting" />
-          )}
-          {ADMIN_TEXT.deleteConfirm}
-        </AlertDialogAction>
-      </AlertDialogFooter>
-    </form>
+    </ConfirmDialog>
   );
 }

@@ -1,8 +1,8 @@
 // "51–100 of 123" with Previous and Next.
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { ADMIN_TEXT } from "../../../common/texts";
-import { Button } from "../ui/button";
-import { pageCount, pageRange } from "./admin-users";
+import { Button } from "../ui/Button";
+import { pageCount, pageRange } from "./adminUsers";
 
 export function Pagination({
   page,

@@ -15,7 +15,7 @@ import {
 import type { AdminUser } from "../../../common/admin";
 import { formatPlanBytes, PLANS, type PlanId } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Menu,
   MenuContent,
@@ -23,9 +23,9 @@ import {
   MenuLabel,
   MenuSeparator,
   MenuTrigger,
-} from "../ui/dropdown-menu-dashboard";
-import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/tooltip";
-import { blockedReason, type AdminAction } from "./admin-users";
+} from "../ui/Menu";
+import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/Tooltip";
+import { blockedReason, type AdminAction } from "./adminUsers";
 
 export type UserCommand =
   | { kind: "plan"; plan: PlanId }

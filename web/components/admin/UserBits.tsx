@@ -5,7 +5,7 @@ import { formatBytes } from "../../../common/format";
 import { formatPlanBytes, PLANS } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { initialFor } from "../dashboard/user-display";
+import { initialFor } from "../dashboard/userDisplay";
 import { usageBarWidth, usagePercent } from "../sites/usage";
 
 const PILL =

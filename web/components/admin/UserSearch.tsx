@@ -3,8 +3,8 @@
 import { useEffect, useState } from "react";
 import { Search, X } from "lucide-react";
 import { ADMIN_TEXT } from "../../../common/texts";
-import { Input } from "../ui/input";
-import { Spinner } from "../ui/spinner";
+import { Input } from "../ui/Input";
+import { Spinner } from "../ui/Spinner";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 

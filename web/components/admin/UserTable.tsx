@@ -3,7 +3,7 @@
 import type { AdminUser } from "../../../common/admin";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Card } from "../ui/card";
+import { Card } from "../ui/Card";
 import {
   Table,
   TableBody,
@@ -11,8 +11,8 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../ui/table";
-import { formatJoined } from "./admin-users";
+} from "../ui/Table";
+import { formatJoined } from "./adminUsers";
 import { UserActionsMenu, type UserCommand } from "./UserActionsMenu";
 import { PlanBadge, StatusBadge, StorageUsage, UserIdentity } from "./UserBits";
 

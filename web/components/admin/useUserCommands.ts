@@ -12,8 +12,8 @@ import {
   useSendPasswordReset,
   useUpdateAdminUser,
 } from "../../lib/adminQueries";
-import { errorDescription } from "../sites/detail/actions";
 import type { UserCommand } from "./UserActionsMenu";
+import { errorDescription } from "../../lib/api";
 
 function successTitle(update: AdminUserUpdate): string {
   if (update.plan) return ADMIN_TEXT.planChanged(PLANS[update.plan].name);
@@ -66,25 +66,17 @@ export function useUserCommands() {
     }
   }
 
-  function confirmBan(user: AdminUser) {
-    setBanTarget(null);
-    patch(user, { banned: true });
-  }
+  // The dialogs close themselves: the ban at once (the list shows it before the server answers),
+  // the deletion once it has succeeded. A failed deletion is told by its dialog.
+  const confirmBan = (user: AdminUser) => patch(user, { banned: true });
 
-  function confirmDelete(user: AdminUser) {
-    void remove.mutateAsync(user).then(
-      () => {
-        setDeleteTarget(null);
-        toast.success(ADMIN_TEXT.deleted, {
-          description: ADMIN_TEXT.deletedBody(user.email),
-        });
-      },
-      (error: unknown) =>
-        toast.error(ADMIN_TEXT.deleteFailed, {
-          description: errorDescription(error),
-        }),
-    );
-  }
+  const confirmDelete = (user: AdminUser) =>
+    remove.mutateAsync(user).then(() => {
+      setDeleteTarget(null);
+      toast.success(ADMIN_TEXT.deleted, {
+        description: ADMIN_TEXT.deletedBody(user.email),
+      });
+    });
 
   return {
     run,
@@ -92,7 +84,6 @@ export function useUserCommands() {
     closeBan: () => setBanTarget(null),
     confirmBan,
     deleteTarget,
-    deletePending: remove.isPending,
     closeDelete: () => setDeleteTarget(null),
     confirmDelete,
   };

@@ -1,17 +1,13 @@
-// The Analytics tab's other faces: loading, a site nobody has visited yet, and a failed request.
-import { AlertTriangle, ArrowUpRight, BarChart3, RotateCw } from "lucide-react";
+// The Analytics tab's other faces: loading, and a site nobody has visited yet.
+import { ArrowUpRight, BarChart3 } from "lucide-react";
 import { ANALYTICS_TEXT } from "../../../common/analytics";
-import { Button } from "../ui/button";
-import { Placeholder } from "../ui/placeholder";
-import { Skeleton } from "../ui/skeleton";
+import { Button } from "../ui/Button";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton } from "../ui/Skeleton";
 
 export function AnalyticsSkeleton() {
   return (
-    <div
-      aria-busy="true"
-      aria-label="Loading analytics"
-      className="flex flex-col gap-4"
-    >
+    <Loading label="Loading analytics" className="flex flex-col gap-4">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:gap-4">
         {[0, 1, 2].map((i) => (
           <div
@@ -44,7 +40,7 @@ export function AnalyticsSkeleton() {
           </div>
         ))}
       </div>
-    </div>
+    </Loading>
   );
 }
 
@@ -65,33 +61,6 @@ export function AnalyticsEmpty({ siteUrl }: { siteUrl: string | null }) {
           </a>
         </Button>
       )}
-    </Placeholder>
-  );
-}
-
-export function AnalyticsError({
-  message,
-  onRetry,
-  retrying,
-}: {
-  message: string;
-  onRetry: () => void;
-  retrying: boolean;
-}) {
-  return (
-    <Placeholder
-      tone="error"
-      icon={<AlertTriangle className="size-6" aria-hidden />}
-      title={ANALYTICS_TEXT.loadFailed}
-      body={message}
-    >
-      <Button variant="outline" onClick={onRetry} disabled={retrying}>
-        <RotateCw
-          className={retrying ? "animate-spin" : undefined}
-          aria-hidden
-        />
-        Try again
-      </Button>
     </Placeholder>
   );
 }

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Loader2 } from "lucide-react";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 
 /** The full-width submit button of every auth form, with a spinner while the request runs. */
 export function AuthSubmit({ submitting, children }: { submitting: boolean; children: ReactNode }) {

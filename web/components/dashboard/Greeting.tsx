@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { greetingFor } from "../../../common/texts";
-import { msToNextMinute } from "./user-display";
+import { msToNextMinute } from "./userDisplay";
 
 /** The current time, updated at the start of every minute and when the tab becomes visible again. */
 function useMinuteClock(): Date {

@@ -12,8 +12,8 @@ import {
 } from "../../../common/texts";
 import { useSession } from "../../lib/session";
 import { SiteSearch } from "../sites/SiteSearch";
-import { Button } from "../ui/button";
-import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Button } from "../ui/Button";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/Popover";
 import { Greeting } from "./Greeting";
 import { NotificationsMenu } from "./NotificationsMenu";
 import { UpgradeDialog } from "./UpgradeDialog";

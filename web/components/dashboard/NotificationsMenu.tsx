@@ -1,7 +1,7 @@
 import { Bell, BellOff } from "lucide-react";
 import { DASHBOARD_SHELL_TEXT as T } from "../../../common/texts";
-import { Button } from "../ui/button";
-import { Popover, PopoverContent, PopoverTrigger } from "../ui/popover";
+import { Button } from "../ui/Button";
+import { Popover, PopoverContent, PopoverTrigger } from "../ui/Popover";
 
 /** The bell. There is no notification feed yet, so it says so rather than showing a fake count. */
 export function NotificationsMenu() {

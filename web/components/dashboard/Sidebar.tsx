@@ -5,7 +5,7 @@ import { DASHBOARD_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
 import { BerthLogo } from "../auth/BerthLogo";
-import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/tooltip";
+import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/Tooltip";
 import { SECONDARY_NAV, mainNavFor, type NavItem } from "./nav";
 
 const ITEM =

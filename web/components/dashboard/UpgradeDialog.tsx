@@ -15,7 +15,7 @@ import {
 import { cn } from "../../lib/cn";
 import { useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -24,8 +24,8 @@ import {
   DialogHeader,
   DialogTitle,
   DialogTrigger,
-} from "../ui/dialog";
-import { Skeleton } from "../ui/skeleton";
+} from "../ui/Dialog";
+import { Skeleton } from "../ui/Skeleton";
 
 const FEATURES: { key: keyof Plan; label: string | ((plan: Plan) => string) }[] = [
   { key: "customDomains", label: "Custom domains" },

@@ -2,7 +2,7 @@ import { useNavigate, Link } from "react-router";
 import { LogOut, Settings, ShieldCheck } from "lucide-react";
 import { DASHBOARD_SHELL_TEXT, DASHBOARD_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
-import { Avatar, AvatarFallback, AvatarImage } from "../ui/avatar";
+import { Avatar, AvatarFallback, AvatarImage } from "../ui/Avatar";
 import {
   Menu,
   MenuContent,
@@ -10,8 +10,8 @@ import {
   MenuLabel,
   MenuSeparator,
   MenuTrigger,
-} from "../ui/dropdown-menu-dashboard";
-import { initialFor } from "./user-display";
+} from "../ui/Menu";
+import { initialFor } from "./userDisplay";
 
 export function UserMenu({
   name,

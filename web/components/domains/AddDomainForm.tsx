@@ -1,22 +1,18 @@
 // Adding a custom domain: a domain name and, on /dashboard/domains, the site it serves. The rules
 // are the server's (AddDomainRequest), checked here first so the message sits under the field.
-import { useId, useState, type FormEvent } from "react";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Plus } from "lucide-react";
-import { AddDomainRequest, DOMAIN_UI_TEXT } from "../../../common/domains";
 import type { SiteResponse } from "../../../common/sites";
 import { ApiError } from "../../lib/api";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
-import { FieldError } from "../ui/field-error";
-import { Input } from "../ui/input";
-import { Label } from "../ui/label";
-import { Spinner } from "../ui/spinner";
+import { Button } from "../ui/Button";
+import { FormField, describedBy } from "../ui/FormField";
+import { Input } from "../ui/Input";
+import { Spinner } from "../ui/Spinner";
+import { NewDomainForm, type NewDomainFields } from "./domains";
 import { useAddDomain } from "./useDomainActions";
-
-interface Errors {
-  site?: string | undefined;
-  domain?: string | undefined;
-}
 
 /** A server refusal that belongs under the domain field (invalid, taken, attached). */
 function domainFieldError(error: unknown): string | undefined {
@@ -42,35 +38,35 @@ export function AddDomainForm({
 }) {
   const id = useId();
   const add = useAddDomain();
-  const [domain, setDomain] = useState("");
-  const [chosen, setChosen] = useState(
-    () =>
-      siteId ??
-      sites?.find((site) => site.id === initialSiteId)?.id ??
-      (sites?.length === 1 ? sites[0]!.id : ""),
-  );
-  const [errors, setErrors] = useState<Errors>({});
-  const target = siteId ?? chosen;
+  const {
+    register,
+    handleSubmit,
+    resetField,
+    setError,
+    formState: { errors },
+  } = useForm<NewDomainFields, unknown, NewDomainForm>({
+    resolver: zodResolver(NewDomainForm),
+    defaultValues: {
+      domain: "",
+      siteId:
+        siteId ??
+        sites?.find((site) => site.id === initialSiteId)?.id ??
+        (sites?.length === 1 ? sites[0]!.id : ""),
+    },
+  });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = AddDomainRequest.safeParse({ domain });
-    const next: Errors = {
-      site: target ? undefined : DOMAIN_UI_TEXT.siteRequired,
-      domain: parsed.success ? undefined : parsed.error.issues[0]?.message,
-    };
-    if (next.site || next.domain || !parsed.success) return setErrors(next);
+  const submit = handleSubmit(({ siteId: target, domain }) =>
     add.mutate(
-      { siteId: target, body: parsed.data },
+      { siteId: target, body: { domain } },
       {
-        onSuccess: () => {
-          setDomain("");
-          setErrors({});
+        onSuccess: () => resetField("domain"),
+        onError: (error) => {
+          const message = domainFieldError(error);
+          if (message) setError("domain", { message });
         },
-        onError: (error) => setErrors({ domain: domainFieldError(error) }),
       },
-    );
-  };
+    ),
+  );
 
   const busy = disabled || add.isPending;
   const picker = siteId === undefined;
@@ -87,18 +83,16 @@ export function AddDomainForm({
       )}
     >
       {picker && (
-        <div className="grid content-start gap-2">
-          <Label htmlFor={`${id}-site`}>Site</Label>
+        <FormField
+          id={`${id}-site`}
+          label="Site"
+          error={errors.siteId?.message}
+        >
           <select
             id={`${id}-site`}
-            value={chosen}
-            onChange={(event) => {
-              setChosen(event.target.value);
-              setErrors((e) => ({ ...e, site: undefined }));
-            }}
             disabled={busy}
-            aria-invalid={errors.site ? true : undefined}
-            aria-describedby={errors.site ? `${id}-site-error` : undefined}
+            {...describedBy(`${id}-site`, errors.siteId?.message)}
+            {...register("siteId")}
             className="flex h-10 w-full cursor-pointer rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-destructive"
           >
             <option value="">Choose a site…</option>
@@ -108,29 +102,25 @@ export function AddDomainForm({
               </option>
             ))}
           </select>
-          <FieldError id={`${id}-site-error`} message={errors.site} />
-        </div>
+        </FormField>
       )}
-      <div className="grid content-start gap-2">
-        <Label htmlFor={`${id}-domain`}>Domain</Label>
+      <FormField
+        id={`${id}-domain`}
+        label="Domain"
+        error={errors.domain?.message}
+      >
         <Input
           id={`${id}-domain`}
-          value={domain}
-          onChange={(event) => {
-            setDomain(event.target.value);
-            setErrors((e) => ({ ...e, domain: undefined }));
-          }}
           placeholder="www.example.com"
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
           inputMode="url"
           disabled={busy}
-          aria-invalid={errors.domain ? true : undefined}
-          aria-describedby={errors.domain ? `${id}-domain-error` : undefined}
+          {...describedBy(`${id}-domain`, errors.domain?.message)}
+          {...register("domain")}
         />
-        <FieldError id={`${id}-domain-error`} message={errors.domain} />
-      </div>
+      </FormField>
       <div className="grid content-start gap-2">
         {/* Keeps the button level with the fields, whose labels sit above them. */}
         <span

@@ -1,7 +1,7 @@
 // The records a user creates at their DNS provider: a three-column table from 640 px, stacked
 // label and value below it. Names and values are long (tokens, IPv6), so they break anywhere.
 import { DOMAIN_TEXT, type DnsRecord } from "../../../common/domains";
-import { CopyButton } from "../ui/copy-button";
+import { CopyButton } from "../ui/CopyButton";
 import { orderedRecords } from "./domains";
 
 const COLUMNS = "sm:grid-cols-[4.5rem_minmax(0,1fr)_minmax(0,1.4fr)]";

@@ -11,15 +11,17 @@ import {
 import { timeAgo } from "../../../common/format";
 import {
   DOMAIN_MAX_TRIES,
+  DOMAIN_TEXT,
   DOMAIN_TRY_INTERVAL_MS,
   isProvisioning,
   type DomainResponse,
 } from "../../../common/domains";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
-import { ConfirmDelete } from "../ui/confirm-delete";
-import { Spinner } from "../ui/spinner";
+import { Button } from "../ui/Button";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { DeleteButton } from "../ui/DeleteButton";
+import { Spinner } from "../ui/Spinner";
 import { DnsRecords } from "./DnsRecords";
 import { DomainStatusBadge } from "./DomainStatusBadge";
 import { triesLabel } from "./domains";
@@ -119,18 +121,24 @@ export function DomainItem({
               Check again
             </Button>
           )}
-          <ConfirmDelete
+          <ConfirmDialog
             open={confirming}
             onOpenChange={setConfirming}
-            pending={remove.isPending}
-            label="Remove"
-            srLabel={domain.hostname}
+            trigger={
+              <DeleteButton
+                label="Remove"
+                item={domain.hostname}
+                disabled={remove.isPending}
+              />
+            }
             title={`Remove ${domain.hostname}?`}
             titleClassName="break-all"
             description={`${domain.site_name} stops being served on this domain at once. You can add the domain again later; it is then checked from the start.`}
             confirmLabel="Remove domain"
             pendingLabel="Removing"
-            onConfirm={() => remove.mutate(domain, { onSuccess: () => setConfirming(false) })}
+            destructive
+            failureTitle={DOMAIN_TEXT.removeFailed}
+            onConfirm={() => remove.mutateAsync(domain)}
           />
         </div>
       </div>

@@ -1,17 +1,18 @@
 // A list of custom domains with its loading, empty and failed faces; the page and the site card
 // both show one.
-import { AlertTriangle, Globe, RotateCw } from "lucide-react";
+import { Globe } from "lucide-react";
 import { DOMAIN_UI_TEXT, type DomainResponse } from "../../../common/domains";
 import { useNow } from "../../lib/useNow";
-import { Button } from "../ui/button";
-import { Placeholder } from "../ui/placeholder";
-import { Skeleton } from "../ui/skeleton";
+import { LoadError } from "../ui/LoadError";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
 import { DomainItem } from "./DomainItem";
 
 export function DomainList({
   domains,
   failed,
   onRetry,
+  retrying,
   showSite,
   emptyBody,
   compact = false,
@@ -19,6 +20,7 @@ export function DomainList({
   domains: DomainResponse[] | undefined;
   failed: boolean;
   onRetry: () => void;
+  retrying: boolean;
   showSite: boolean;
   emptyBody: string;
   /** Inside a card: a line of text for the empty list, not a placeholder panel. */
@@ -28,37 +30,27 @@ export function DomainList({
   if (!domains) {
     if (failed)
       return (
-        <Placeholder
-          tone="error"
-          icon={<AlertTriangle className="size-6" aria-hidden />}
+        <LoadError
           title="Failed to load domains"
-          body="Please try again later."
-        >
-          <Button variant="outline" onClick={onRetry}>
-            <RotateCw aria-hidden />
-            Try again
-          </Button>
-        </Placeholder>
+          message="Please try again later."
+          onRetry={onRetry}
+          retrying={retrying}
+          inline={compact}
+        />
       );
     return (
-      <div
-        className="flex flex-col gap-4"
-        aria-busy="true"
-        aria-label="Loading domains"
-      >
+      <Loading label="Loading domains" className="flex flex-col gap-4">
         {[0, 1].map((row) => (
           <div key={row} className="rounded-xl border bg-card p-5 shadow-xs">
-            <div className="flex items-start gap-3.5">
-              <Skeleton className="size-9 rounded-full" />
-              <div className="flex-1 space-y-2 pt-0.5">
-                <Skeleton className="h-4 w-48" />
-                <Skeleton className="h-3.5 w-32" />
-              </div>
-            </div>
+            <SkeletonRow
+              media="size-9 rounded-full"
+              lines={["w-48", "w-32"]}
+              className="gap-3.5"
+            />
             <Skeleton className="mt-5 h-24 w-full" />
           </div>
         ))}
-      </div>
+      </Loading>
     );
   }
   if (domains.length === 0 && compact)

@@ -1,7 +1,10 @@
-// How a custom domain reads in the dashboard: its status badge's tone, the tries line, and the
-// order of its DNS records.
+// How a custom domain reads in the dashboard: its status badge's tone, the tries line, the
+// order of its DNS records, and the form that adds one.
+import { z } from "zod";
 import {
+  AddDomainRequest,
   DOMAIN_MAX_TRIES,
+  DOMAIN_UI_TEXT,
   isProvisioning,
   type DnsRecord,
   type DomainResponse,
@@ -46,3 +49,10 @@ export function sitesForDomains<T extends { is_deleted: boolean }>(
 ): T[] {
   return (sites ?? []).filter((site) => !site.is_deleted);
 }
+
+/** Adding a domain: the server's rule for the name, and the site it is for (chosen or given). */
+export const NewDomainForm = AddDomainRequest.extend({
+  siteId: z.string().min(1, DOMAIN_UI_TEXT.siteRequired),
+});
+export type NewDomainFields = z.input<typeof NewDomainForm>;
+export type NewDomainForm = z.infer<typeof NewDomainForm>;

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router";
 import { useSession } from "../../lib/session";
 import { loginPathFor } from "../../lib/redirect";
-import { Spinner } from "../ui/spinner";
+import { Spinner } from "../ui/Spinner";
 
 /** The route guard: a spinner while the session loads; signed out, to /auth/login with the return target. */
 export function RequireAuth({ children }: { children: ReactNode }) {

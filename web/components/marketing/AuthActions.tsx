@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { LANDING_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 
 /** Sign In and Sign Up for visitors, Dashboard for a signed-in user. */
 export function AuthActions({ className, stacked = false }: { className?: string; stacked?: boolean }) {

@@ -2,7 +2,7 @@ import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
 import { LANDING_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import { Container } from "./Section";
 
 export function CtaBand() {

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { PLANS, formatPlanBytes } from "../../../common/plans";
 import { LANDING_TEXT } from "../../../common/texts";
-import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "../ui/accordion";
+import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "../ui/Accordion";
 import { Container, SectionHeading } from "./Section";
 
 const free = PLANS.free;

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { cn } from "../../lib/cn";
-import { Markdown, type MarkdownLinkProps } from "../../lib/markdown";
+import { Markdown, type MarkdownLinkProps } from "../../lib/Markdown";
 
 const linkClass = "font-medium text-primary underline underline-offset-4 decoration-primary/30 hover:decoration-primary";
 

@@ -3,7 +3,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { Menu, X } from "lucide-react";
 import { LANDING_TEXT, PRODUCT_NAME } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import { AuthActions } from "./AuthActions";
 import { BerthLogo } from "./BerthLogo";
 import { MobileNavPanel } from "./MobileNavPanel";

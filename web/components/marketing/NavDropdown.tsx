@@ -1,6 +1,6 @@
 import { ChevronDown } from "lucide-react";
 import { Link } from "react-router";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "../ui/dropdown-menu";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "../ui/DropdownMenu";
 import type { MarketingLink } from "./links";
 
 export const navItemClass =

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { PLANS, formatPlanBytes, type Plan } from "../../../common/plans";
 import { LANDING_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import { Container, SectionHeading } from "./Section";
 
 function planFeatures(plan: Plan): string[] {

@@ -6,9 +6,9 @@ import { SETTINGS_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
-import { Button } from "../ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "../ui/card";
-import { Skeleton } from "../ui/skeleton";
+import { Button } from "../ui/Button";
+import { Card, CardContent, CardHeader, CardTitle } from "../ui/Card";
+import { Skeleton } from "../ui/Skeleton";
 
 const T = SETTINGS_TEXT.account;
 

@@ -8,17 +8,17 @@ import type { MeResponse } from "../../../common/api";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api, ApiError } from "../../lib/api";
 import { useSession } from "../../lib/session";
-import { displayName } from "../dashboard/user-display";
-import { Avatar, AvatarFallback, AvatarImage } from "../ui/avatar";
-import { Button } from "../ui/button";
+import { displayName } from "../dashboard/userDisplay";
+import { Avatar, AvatarFallback, AvatarImage } from "../ui/Avatar";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Card";
+import { Spinner } from "../ui/Spinner";
 import { AVATAR_ACCEPT, AVATAR_LIMIT, avatarFileProblem } from "./avatar";
 
 const T = SETTINGS_TEXT.avatar;

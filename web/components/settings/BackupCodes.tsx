@@ -4,9 +4,9 @@ import { toast } from "sonner";
 import { Check, Copy, Download, TriangleAlert } from "lucide-react";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
-import { Alert, AlertDescription } from "../ui/alert";
-import { Button } from "../ui/button";
-import { backupCodesFile } from "./two-factor";
+import { Alert, AlertDescription } from "../ui/Alert";
+import { Button } from "../ui/Button";
+import { backupCodesFile } from "./twoFactor";
 
 const T = SETTINGS_TEXT.twoFactor;
 

@@ -1,17 +1,18 @@
 // Change password through better-auth (POST /api/auth/change-password). Every other session is
 // revoked in the same request; this browser gets a fresh session and stays signed in.
-import { useState, type FormEvent } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Info } from "lucide-react";
 import { PASSWORD_MIN_LENGTH } from "../../../common/limits";
 import { SETTINGS_TEXT } from "../../../common/texts";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall } from "../../lib/auth-errors";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall } from "../../lib/authErrors";
 import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
-import { FormField, describedBy } from "../auth/FormField";
-import { Button } from "../ui/button";
+import { FormField, describedBy } from "../ui/FormField";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
@@ -19,15 +20,11 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { PasswordInput } from "../ui/password-input";
-import { Spinner } from "../ui/spinner";
-import {
-  validatePasswordChange,
-  type PasswordChange,
-  type PasswordErrors,
-} from "./password";
-import { twoFactorErrorMessage } from "./two-factor";
+} from "../ui/Card";
+import { PasswordInput } from "../ui/PasswordInput";
+import { Spinner } from "../ui/Spinner";
+import { PasswordChangeForm, type PasswordChange } from "./password";
+import { twoFactorErrorMessage } from "./twoFactor";
 
 const T = SETTINGS_TEXT.password;
 const EMPTY: PasswordChange = { current: "", next: "", confirm: "" };
@@ -35,25 +32,19 @@ const EMPTY: PasswordChange = { current: "", next: "", confirm: "" };
 export function ChangePassword() {
   const queryClient = useQueryClient();
   const session = useSession();
-  const [values, setValues] = useState<PasswordChange>(EMPTY);
-  const [errors, setErrors] = useState<PasswordErrors>({});
-  const [submitting, setSubmitting] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<PasswordChange>({
+    resolver: zodResolver(PasswordChangeForm),
+    defaultValues: EMPTY,
+  });
 
-  const set = (field: keyof PasswordChange) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    if (errors[field]) setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const invalid = validatePasswordChange(values);
-    const first = (["current", "next", "confirm"] as const).find((f) => invalid[f]);
-    setErrors(invalid);
-    if (first) {
-      document.getElementById(`password-${first}`)?.focus();
-      return;
-    }
-    setSubmitting(true);
+  const onSubmit = handleSubmit(async (values) => {
     const { error } = await settleAuthCall(
       authClient.changePassword({
         currentPassword: values.current,
@@ -61,24 +52,22 @@ export function ChangePassword() {
         revokeOtherSessions: true,
       }),
     );
-    setSubmitting(false);
     if (error) {
       if (error.code === "INVALID_PASSWORD") {
-        setErrors({ current: T.wrongCurrent });
-        document.getElementById("password-current")?.focus();
+        setError("current", { message: T.wrongCurrent });
+        setFocus("current");
       } else if (error.code === "PASSWORD_TOO_SHORT" || error.code === "PASSWORD_TOO_LONG") {
-        setErrors({ next: error.message ?? T.tooShort(PASSWORD_MIN_LENGTH) });
-        document.getElementById("password-next")?.focus();
+        setError("next", { message: error.message ?? T.tooShort(PASSWORD_MIN_LENGTH) });
+        setFocus("next");
       }
       toast.error(T.failed, { description: twoFactorErrorMessage(error) });
       return;
     }
-    setValues(EMPTY);
-    setErrors({});
+    reset(EMPTY);
     toast.success(T.changed, { description: T.changedDescription });
     await session.refresh();
     await queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
-  }
+  });
 
   return (
     <Card>
@@ -91,43 +80,40 @@ export function ChangePassword() {
       </CardHeader>
       <form noValidate onSubmit={onSubmit} aria-label={T.title}>
         <CardContent className="grid gap-5">
-          <FormField id="password-current" label={T.current} error={errors.current}>
+          <FormField id="password-current" label={T.current} error={errors.current?.message}>
             <PasswordInput
               id="password-current"
               autoComplete="current-password"
-              value={values.current}
-              onChange={(e) => set("current")(e.target.value)}
-              {...describedBy("password-current", errors.current)}
+              {...describedBy("password-current", errors.current?.message)}
+              {...register("current")}
             />
           </FormField>
           <FormField
             id="password-next"
             label={T.next}
-            error={errors.next}
+            error={errors.next?.message}
             hint={T.hint(PASSWORD_MIN_LENGTH)}
           >
             <PasswordInput
               id="password-next"
               autoComplete="new-password"
               minLength={PASSWORD_MIN_LENGTH}
-              value={values.next}
-              onChange={(e) => set("next")(e.target.value)}
-              {...describedBy("password-next", errors.next, true)}
+              {...describedBy("password-next", errors.next?.message, true)}
+              {...register("next")}
             />
           </FormField>
-          <FormField id="password-confirm" label={T.confirm} error={errors.confirm}>
+          <FormField id="password-confirm" label={T.confirm} error={errors.confirm?.message}>
             <PasswordInput
               id="password-confirm"
               autoComplete="new-password"
-              value={values.confirm}
-              onChange={(e) => set("confirm")(e.target.value)}
-              {...describedBy("password-confirm", errors.confirm)}
+              {...describedBy("password-confirm", errors.confirm?.message)}
+              {...register("confirm")}
             />
           </FormField>
         </CardContent>
         <CardFooter className="justify-end border-t px-6 py-4">
-          <Button type="submit" disabled={submitting} className="w-full sm:w-auto">
-            {submitting && <Spinner className="size-4 text-current" label="Saving" />}
+          <Button type="submit" disabled={isSubmitting} className="w-full sm:w-auto">
+            {isSubmitting && <Spinner className="size-4 text-current" label="Saving" />}
             {T.submit}
           </Button>
         </CardFooter>

@@ -7,16 +7,16 @@ import type { NotificationPreferences } from "../../../common/account";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api } from "../../lib/api";
 import { queryKeys, useNotificationPreferences } from "../../lib/queries";
-import { Button } from "../ui/button";
+import { LoadError } from "../ui/LoadError";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Label } from "../ui/label";
-import { Skeleton } from "../ui/skeleton";
+} from "../ui/Card";
+import { Label } from "../ui/Label";
+import { Skeleton } from "../ui/Skeleton";
 import { Switch } from "./Switch";
 
 const T = SETTINGS_TEXT.notifications;
@@ -70,12 +70,13 @@ export function NotificationsTab() {
       </CardHeader>
       <CardContent className="p-0">
         {preferences.isError ? (
-          <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-5 text-sm">
-            <span className="text-destructive">{T.loadFailed}</span>
-            <Button variant="outline" size="sm" onClick={() => void preferences.refetch()}>
-              {SETTINGS_TEXT.tryAgain}
-            </Button>
-          </div>
+          <LoadError
+            inline
+            title={T.loadFailed}
+            onRetry={() => void preferences.refetch()}
+            retrying={preferences.isFetching}
+            className="px-6 py-5"
+          />
         ) : (
           <ul className="divide-y">
             {ROWS.map(({ key, label, body }) => {

@@ -1,7 +1,7 @@
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
-import { Input } from "../ui/input";
-import { OTP_LENGTH, sanitizeOtp } from "./two-factor";
+import { Input } from "../ui/Input";
+import { OTP_LENGTH, sanitizeOtp } from "./twoFactor";
 
 /**
  * One field for a 6-digit code: numeric keyboard on phones, the browser's one-time-code autofill,

@@ -1,9 +1,11 @@
 // Asks for the account password before a sensitive change (two-factor on or off, new backup
 // codes). `onConfirm` returns the server's refusal, shown under the field, or null.
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { SETTINGS_TEXT } from "../../../common/texts";
-import { FormField, describedBy } from "../auth/FormField";
-import { Button } from "../ui/button";
+import { FormField, describedBy } from "../ui/FormField";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -11,9 +13,10 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
-import { PasswordInput } from "../ui/password-input";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Dialog";
+import { PasswordInput } from "../ui/PasswordInput";
+import { Spinner } from "../ui/Spinner";
+import { CurrentPasswordForm, type CurrentPassword } from "./password";
 
 const T = SETTINGS_TEXT.twoFactor;
 
@@ -67,27 +70,27 @@ export function PasswordForm({
   onBusyChange?: (busy: boolean) => void;
   onConfirm: Confirm;
 }) {
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<CurrentPassword>({
+    resolver: zodResolver(CurrentPasswordForm),
+    defaultValues: { password: "" },
+  });
+  const error = errors.password?.message;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!password) {
-      setError(SETTINGS_TEXT.password.currentRequired);
-      document.getElementById("confirm-password")?.focus();
-      return;
-    }
-    setBusy(true);
+  const onSubmit = handleSubmit(async ({ password }) => {
     onBusyChange?.(true);
     const failure = await onConfirm(password);
-    setBusy(false);
     onBusyChange?.(false);
     if (failure) {
-      setError(failure);
-      document.getElementById("confirm-password")?.focus();
+      setError("password", { message: failure });
+      setFocus("password");
     }
-  }
+  });
 
   return (
     <form noValidate onSubmit={onSubmit} className="mt-5 grid gap-5">
@@ -96,22 +99,18 @@ export function PasswordForm({
           id="confirm-password"
           autoComplete="current-password"
           autoFocus
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            setError(undefined);
-          }}
           {...describedBy("confirm-password", error)}
+          {...register("password")}
         />
       </FormField>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={busy}>
+          <Button type="button" variant="outline" disabled={isSubmitting}>
             Cancel
           </Button>
         </DialogClose>
-        <Button type="submit" variant={destructive ? "destructive" : "default"} disabled={busy}>
-          {busy && <Spinner className="size-4 text-current" label="Checking" />}
+        <Button type="submit" variant={destructive ? "destructive" : "default"} disabled={isSubmitting}>
+          {isSubmitting && <Spinner className="size-4 text-current" label="Checking" />}
           {confirmLabel}
         </Button>
       </div>

@@ -14,8 +14,8 @@ import type { MeResponse } from "../../../common/api";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api, ApiError } from "../../lib/api";
 import { useSession } from "../../lib/session";
-import { FormField, describedBy } from "../auth/FormField";
-import { Button } from "../ui/button";
+import { FormField, describedBy } from "../ui/FormField";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
@@ -23,10 +23,10 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Input } from "../ui/input";
-import { Skeleton } from "../ui/skeleton";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Card";
+import { Input } from "../ui/Input";
+import { Skeleton } from "../ui/Skeleton";
+import { Spinner } from "../ui/Spinner";
 
 const T = SETTINGS_TEXT.profile;
 type ProfileInput = z.input<typeof ProfileUpdate>;

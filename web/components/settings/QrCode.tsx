@@ -1,7 +1,7 @@
 // A QR code drawn in the browser (the qrcode package, loaded when first needed), as an SVG image:
 // the setup secret never leaves the page.
 import { useEffect, useState } from "react";
-import { Skeleton } from "../ui/skeleton";
+import { Skeleton } from "../ui/Skeleton";
 
 export function QrCode({ value, label }: { value: string; label: string }) {
   const [src, setSrc] = useState<string | null>(null);

@@ -10,26 +10,17 @@ import { timeAgo } from "../../../common/format";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api } from "../../lib/api";
 import { queryKeys, useAccountSessions } from "../../lib/queries";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../ui/alert-dialog";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Skeleton } from "../ui/skeleton";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Card";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { LoadError } from "../ui/LoadError";
+import { Loading, SkeletonRow } from "../ui/Skeleton";
 import { sessionAddress, sessionTitle } from "./sessions";
 
 const T = SETTINGS_TEXT.sessions;
@@ -51,14 +42,8 @@ export function SessionsList() {
       target.kind === "one"
         ? api<unknown>(`/api/me/sessions/${encodeURIComponent(target.session.id)}`, { method: "DELETE" })
         : api<unknown>("/api/me/sessions/revoke-others", { method: "POST" }),
-    onSuccess: (_result, target) => {
-      toast.success(target.kind === "one" ? T.revoked : T.revokedOthers);
-      setPending(null);
-    },
-    onError: (error) => {
-      toast.error(T.failed, { description: error.message });
-      setPending(null);
-    },
+    onSuccess: (_result, target) =>
+      toast.success(target.kind === "one" ? T.revoked : T.revokedOthers),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
   });
 
@@ -86,12 +71,13 @@ export function SessionsList() {
         {sessions.isPending ? (
           <ListSkeleton />
         ) : sessions.isError ? (
-          <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-5 text-sm">
-            <span className="text-destructive">{T.loadFailed}</span>
-            <Button variant="outline" size="sm" onClick={() => void sessions.refetch()}>
-              {SETTINGS_TEXT.tryAgain}
-            </Button>
-          </div>
+          <LoadError
+            inline
+            title={T.loadFailed}
+            onRetry={() => void sessions.refetch()}
+            retrying={sessions.isFetching}
+            className="px-6 py-5"
+          />
         ) : (
           <ul aria-label={T.title} className="divide-y">
             {list.map((session) => (
@@ -109,37 +95,21 @@ export function SessionsList() {
         )}
       </CardContent>
 
-      <AlertDialog
+      <ConfirmDialog
         open={pending !== null}
-        onOpenChange={(open) => !open && !revoke.isPending && setPending(null)}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              {pending?.kind === "others" ? T.revokeOthersTitle : T.revokeTitle}
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              {pending?.kind === "one"
-                ? T.revokeBody(sessionTitle(pending.session))
-                : T.revokeOthersBody}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={revoke.isPending}>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              variant="destructive"
-              disabled={revoke.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                if (pending) revoke.mutate(pending);
-              }}
-            >
-              {revoke.isPending && <Spinner className="size-4 text-current" label="Signing out" />}
-              {pending?.kind === "others" ? T.revokeOthers : T.revoke}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        onOpenChange={(open) => !open && setPending(null)}
+        title={pending?.kind === "others" ? T.revokeOthersTitle : T.revokeTitle}
+        description={
+          pending?.kind === "one"
+            ? T.revokeBody(sessionTitle(pending.session))
+            : T.revokeOthersBody
+        }
+        confirmLabel={pending?.kind === "others" ? T.revokeOthers : T.revoke}
+        pendingLabel="Signing out"
+        destructive
+        failureTitle={T.failed}
+        onConfirm={() => (pending ? revoke.mutateAsync(pending) : undefined)}
+      />
     </Card>
   );
 }
@@ -205,16 +175,10 @@ function SessionRow({
 
 function ListSkeleton() {
   return (
-    <ul className="divide-y" aria-hidden>
+    <Loading label="Loading sessions" className="divide-y">
       {[0, 1].map((row) => (
-        <li key={row} className="flex items-center gap-4 px-6 py-4">
-          <Skeleton className="size-10 rounded-lg" />
-          <div className="grid flex-1 gap-2">
-            <Skeleton className="h-4 w-40" />
-            <Skeleton className="h-3 w-56" />
-          </div>
-        </li>
+        <SkeletonRow key={row} className="gap-4 px-6 py-4" />
       ))}
-    </ul>
+    </Loading>
   );
 }

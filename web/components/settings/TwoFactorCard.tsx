@@ -4,12 +4,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { KeyRound, ShieldCheck, ShieldOff } from "lucide-react";
 import { SETTINGS_TEXT } from "../../../common/texts";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall, type AuthErrorLike } from "../../lib/auth-errors";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall, type AuthErrorLike } from "../../lib/authErrors";
 import { cn } from "../../lib/cn";
 import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
@@ -17,19 +17,19 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../ui/card";
+} from "../ui/Card";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
-import { Skeleton } from "../ui/skeleton";
+} from "../ui/Dialog";
+import { Skeleton } from "../ui/Skeleton";
 import { BackupCodes } from "./BackupCodes";
 import { PasswordDialog } from "./PasswordDialog";
 import { TwoFactorSetup } from "./TwoFactorSetup";
-import { twoFactorErrorMessage } from "./two-factor";
+import { twoFactorErrorMessage } from "./twoFactor";
 
 const T = SETTINGS_TEXT.twoFactor;
 

@@ -1,35 +1,38 @@
 // Turning two-factor sign-in on, in one dialog: the password (POST /two-factor/enable gives the
 // otpauth:// URI and the backup codes), then the QR code and its key with a code to prove the app
 // works (POST /two-factor/verify-totp turns it on), then the backup codes, shown this once.
-import { useState, type FormEvent } from "react";
+import { useRef, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { Copy } from "lucide-react";
 import { SETTINGS_TEXT } from "../../../common/texts";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall } from "../../lib/auth-errors";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall } from "../../lib/authErrors";
 import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
-import { FormField, describedBy } from "../auth/FormField";
-import { Button } from "../ui/button";
+import { FormField, describedBy } from "../ui/FormField";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
-import { Spinner } from "../ui/spinner";
+} from "../ui/Dialog";
+import { Spinner } from "../ui/Spinner";
 import { BackupCodes } from "./BackupCodes";
 import { OtpInput } from "./OtpInput";
 import { PasswordForm } from "./PasswordDialog";
 import { QrCode } from "./QrCode";
 import {
   groupSecret,
-  OTP_LENGTH,
   secretFromTotpUri,
   twoFactorErrorMessage,
-} from "./two-factor";
+  VerifyCodeForm,
+  type VerifyCode,
+} from "./twoFactor";
 
 const T = SETTINGS_TEXT.twoFactor;
 
@@ -119,31 +122,37 @@ function ScanStep({
   const session = useSession();
   const queryClient = useQueryClient();
   const secret = secretFromTotpUri(totpURI) ?? "";
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const {
+    control,
+    handleSubmit,
+    setError,
+    setFocus,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm<VerifyCode>({
+    resolver: zodResolver(VerifyCodeForm),
+    defaultValues: { code: "" },
+  });
+  const error = errors.code?.message;
+  // The sixth digit submits on its own; Enter at the same moment must not send the code twice.
+  const inFlight = useRef(false);
 
-  async function verify(value: string) {
-    if (busy) return;
-    if (value.length !== OTP_LENGTH) {
-      setError(T.codeInvalid);
-      document.getElementById("setup-code")?.focus();
-      return;
-    }
-    setBusy(true);
+  const onSubmit = handleSubmit(async ({ code }) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     onBusyChange(true);
-    setError(undefined);
-    const { error: failure } = await settleAuthCall(authClient.twoFactor.verifyTotp({ code: value }));
-    setBusy(false);
+    const { error: failure } = await settleAuthCall(authClient.twoFactor.verifyTotp({ code }));
+    inFlight.current = false;
     onBusyChange(false);
     if (failure) {
-      setError(
-        failure.code === "INVALID_CODE"
-          ? SETTINGS_TEXT.twoFactor.codeInvalid
-          : twoFactorErrorMessage(failure),
-      );
-      setCode("");
-      document.getElementById("setup-code")?.focus();
+      setError("code", {
+        message:
+          failure.code === "INVALID_CODE"
+            ? SETTINGS_TEXT.twoFactor.codeInvalid
+            : twoFactorErrorMessage(failure),
+      });
+      setValue("code", "");
+      setFocus("code");
       return;
     }
     toast.success(T.enabled);
@@ -151,7 +160,7 @@ function ScanStep({
     // The server swaps this browser's session for a new one: the list's "This device" moves.
     await queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
     onVerified();
-  }
+  });
 
   async function copySecret() {
     try {
@@ -160,11 +169,6 @@ function ScanStep({
     } catch {
       // Clipboard refused (permissions); the key is on screen to type instead.
     }
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    void verify(code);
   }
 
   return (
@@ -195,19 +199,24 @@ function ScanStep({
         </div>
       </div>
       <FormField id="setup-code" label={T.code} error={error}>
-        <OtpInput
-          id="setup-code"
-          value={code}
-          onChange={(value) => {
-            setCode(value);
-            setError(undefined);
-          }}
-          onComplete={(value) => void verify(value)}
-          {...describedBy("setup-code", error)}
+        <Controller
+          control={control}
+          name="code"
+          render={({ field }) => (
+            <OtpInput
+              id="setup-code"
+              ref={field.ref}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              onComplete={() => void onSubmit()}
+              {...describedBy("setup-code", error)}
+            />
+          )}
         />
       </FormField>
-      <Button type="submit" disabled={busy}>
-        {busy && <Spinner className="size-4 text-current" label="Verifying" />}
+      <Button type="submit" disabled={isSubmitting}>
+        {isSubmitting && <Spinner className="size-4 text-current" label="Verifying" />}
         {T.verify}
       </Button>
     </form>

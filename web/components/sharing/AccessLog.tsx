@@ -1,13 +1,12 @@
 // A share link's access log: when it was opened (local time), from which country when a GeoIP
 // source is configured, and in which browser. Fetched when the log is opened.
-import { RotateCw } from "lucide-react";
 import {
   SHARE_LOG_LIMIT,
   SHARE_LINK_UI_TEXT,
 } from "../../../common/shareLinks";
 import { useShareLinkOpens } from "../../lib/queries";
-import { Button } from "../ui/button";
-import { Skeleton } from "../ui/skeleton";
+import { LoadError } from "../ui/LoadError";
+import { Loading, Skeleton } from "../ui/Skeleton";
 import { browserLabel, countryLabel } from "./shareLinks";
 
 const COLUMNS = "sm:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1.4fr)]";
@@ -26,28 +25,18 @@ export function AccessLog({
   return (
     <div id={id} className="rounded-lg border bg-muted/30 text-sm">
       {opens.isPending ? (
-        <div
-          className="grid gap-2 p-3"
-          aria-busy="true"
-          aria-label="Loading the access log"
-        >
+        <Loading label="Loading the access log" className="grid gap-2 p-3">
           <Skeleton className="h-4 w-2/3" />
           <Skeleton className="h-4 w-1/2" />
-        </div>
+        </Loading>
       ) : opens.isError ? (
-        <div className="flex flex-wrap items-center justify-between gap-2 p-3">
-          <span className="text-destructive">
-            {SHARE_LINK_UI_TEXT.logFailed}
-          </span>
-          <Button
-            variant="outline"
-            size="sm"
-            onClick={() => void opens.refetch()}
-          >
-            <RotateCw aria-hidden />
-            Try again
-          </Button>
-        </div>
+        <LoadError
+          inline
+          title={SHARE_LINK_UI_TEXT.logFailed}
+          onRetry={() => void opens.refetch()}
+          retrying={opens.isFetching}
+          className="p-3"
+        />
       ) : opens.data.length === 0 ? (
         <p className="p-3 text-muted-foreground">
           {SHARE_LINK_UI_TEXT.noOpens}

@@ -1,8 +1,13 @@
 // "New share link": a name, and optionally an expiry time (local), a password and a view limit.
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
-import { SHARE_LINK_NAME_MAX } from "../../../common/shareLinks";
+import { useEffect } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  SHARE_LINK_NAME_MAX,
+  type CreateShareLinkRequest,
+} from "../../../common/shareLinks";
 import { ApiError } from "../../lib/api";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -10,22 +15,17 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../ui/dialog";
-import { FieldError } from "../ui/field-error";
-import { Input } from "../ui/input";
-import { Label } from "../ui/label";
-import { PasswordInput } from "../ui/password-input";
-import { Spinner } from "../ui/spinner";
-import {
-  newLinkRequest,
-  type NewLinkErrors,
-  type NewLinkFields,
-} from "./shareLinks";
+} from "../ui/Dialog";
+import { FormField, describedBy } from "../ui/FormField";
+import { Input } from "../ui/Input";
+import { PasswordInput } from "../ui/PasswordInput";
+import { Spinner } from "../ui/Spinner";
+import { NewLinkForm, type NewLinkErrors, type NewLinkFields } from "./shareLinks";
 import { useCreateShareLink } from "./useShareLinkActions";
 
 const EMPTY: NewLinkFields = {
   name: "",
-  expires: "",
+  expiresAt: "",
   password: "",
   maxViews: "",
 };
@@ -40,35 +40,32 @@ export function NewShareLinkDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const create = useCreateShareLink(siteId);
-  const [fields, setFields] = useState<NewLinkFields>(EMPTY);
-  const [errors, setErrors] = useState<NewLinkErrors>({});
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<NewLinkFields, unknown, CreateShareLinkRequest>({
+    resolver: zodResolver(NewLinkForm),
+    defaultValues: EMPTY,
+  });
 
   // Each opening starts empty, not from an abandoned earlier link.
   useEffect(() => {
-    if (open) {
-      setFields(EMPTY);
-      setErrors({});
-    }
-  }, [open]);
+    if (open) reset(EMPTY);
+  }, [open, reset]);
 
-  const set =
-    (field: keyof NewLinkFields, error: keyof NewLinkErrors) =>
-    (value: string) => {
-      setFields((f) => ({ ...f, [field]: value }));
-      setErrors((e) => ({ ...e, [error]: undefined }));
-    };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const request = newLinkRequest(fields);
-    if (!request.ok) return setErrors(request.errors);
-    create.mutate(request.body, {
+  const submit = handleSubmit((body) =>
+    create.mutate(body, {
       onSuccess: () => onOpenChange(false),
       onError: (error) => {
-        if (error instanceof ApiError && error.fields) setErrors(error.fields);
+        const fields: NewLinkErrors = error instanceof ApiError ? (error.fields ?? {}) : {};
+        for (const [field, message] of Object.entries(fields))
+          if (field in EMPTY && message) setError(field as keyof NewLinkFields, { message });
       },
-    });
-  };
+    }),
+  );
 
   return (
     <Dialog
@@ -85,41 +82,35 @@ export function NewShareLinkDialog({
           </DialogDescription>
         </DialogHeader>
         <form noValidate className="mt-5 grid gap-5" onSubmit={submit}>
-          <Field id="share-name" label="Name" error={errors.name}>
+          <FormField id="share-name" label="Name" error={errors.name?.message}>
             <Input
               id="share-name"
-              value={fields.name}
-              onChange={(event) => set("name", "name")(event.target.value)}
               maxLength={SHARE_LINK_NAME_MAX}
               placeholder="Client review"
               autoComplete="off"
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={errors.name ? "share-name-error" : undefined}
+              {...describedBy("share-name", errors.name?.message)}
+              {...register("name")}
             />
-          </Field>
+          </FormField>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field
+            <FormField
               id="share-expires"
               label="Expires"
               hint="Optional, in your local time."
-              error={errors.expiresAt}
+              error={errors.expiresAt?.message}
             >
               <Input
                 id="share-expires"
                 type="datetime-local"
-                value={fields.expires}
-                onChange={(event) =>
-                  set("expires", "expiresAt")(event.target.value)
-                }
-                aria-invalid={errors.expiresAt ? true : undefined}
-                aria-describedby={`share-expires-hint${errors.expiresAt ? " share-expires-error" : ""}`}
+                {...describedBy("share-expires", errors.expiresAt?.message, true)}
+                {...register("expiresAt")}
               />
-            </Field>
-            <Field
+            </FormField>
+            <FormField
               id="share-max-views"
               label="Maximum views"
               hint="Optional. Each browser that opens the link counts once."
-              error={errors.maxViews}
+              error={errors.maxViews?.message}
             >
               <Input
                 id="share-max-views"
@@ -127,33 +118,25 @@ export function NewShareLinkDialog({
                 inputMode="numeric"
                 min={1}
                 step={1}
-                value={fields.maxViews}
-                onChange={(event) =>
-                  set("maxViews", "maxViews")(event.target.value)
-                }
                 placeholder="No limit"
-                aria-invalid={errors.maxViews ? true : undefined}
-                aria-describedby={`share-max-views-hint${errors.maxViews ? " share-max-views-error" : ""}`}
+                {...describedBy("share-max-views", errors.maxViews?.message, true)}
+                {...register("maxViews")}
               />
-            </Field>
+            </FormField>
           </div>
-          <Field
+          <FormField
             id="share-password"
             label="Password"
             hint="Optional. Visitors enter it once when they open the link."
-            error={errors.password}
+            error={errors.password?.message}
           >
             <PasswordInput
               id="share-password"
-              value={fields.password}
-              onChange={(event) =>
-                set("password", "password")(event.target.value)
-              }
               autoComplete="new-password"
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={`share-password-hint${errors.password ? " share-password-error" : ""}`}
+              {...describedBy("share-password", errors.password?.message, true)}
+              {...register("password")}
             />
-          </Field>
+          </FormField>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <DialogClose asChild>
               <Button
@@ -174,32 +157,5 @@ export function NewShareLinkDialog({
         </form>
       </DialogContent>
     </Dialog>
-  );
-}
-
-function Field({
-  id,
-  label,
-  hint,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  hint?: string;
-  error: string | undefined;
-  children: ReactNode;
-}) {
-  return (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      {hint && (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
   );
 }

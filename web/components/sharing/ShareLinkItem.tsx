@@ -13,14 +13,16 @@ import {
 import {
   SHARE_LINK_STATE_LABELS,
   SHARE_LINK_TEXT,
+  SHARE_LINK_UI_TEXT,
   type ShareLinkResponse,
   type ShareLinkState,
 } from "../../../common/shareLinks";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
-import { ConfirmDelete } from "../ui/confirm-delete";
-import { CopyButton } from "../ui/copy-button";
-import { Spinner } from "../ui/spinner";
+import { Button } from "../ui/Button";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
+import { CopyButton } from "../ui/CopyButton";
+import { DeleteButton } from "../ui/DeleteButton";
+import { Spinner } from "../ui/Spinner";
 import { AccessLog } from "./AccessLog";
 import { expiryText, formatViews } from "./shareLinks";
 import { useDeleteShareLink, useRevokeShareLink } from "./useShareLinkActions";
@@ -148,18 +150,24 @@ export function ShareLinkItem({
             {revoked ? "Restore" : "Revoke"}
             <span className="sr-only"> {link.name}</span>
           </Button>
-          <ConfirmDelete
+          <ConfirmDialog
             open={confirming}
             onOpenChange={setConfirming}
-            pending={remove.isPending}
-            label="Delete"
-            srLabel={link.name}
+            trigger={
+              <DeleteButton
+                label="Delete"
+                item={link.name}
+                disabled={remove.isPending}
+              />
+            }
             title={`Delete the share link “${link.name}”?`}
             titleClassName="break-words"
             description="The link stops working at once and its access log is deleted with it. People who already opened it lose access too. This cannot be undone."
             confirmLabel="Delete link"
             pendingLabel="Deleting"
-            onConfirm={() => remove.mutate(link, { onSuccess: () => setConfirming(false) })}
+            destructive
+            failureTitle={SHARE_LINK_UI_TEXT.deleteFailed}
+            onConfirm={() => remove.mutateAsync(link)}
           />
         </div>
       </div>

@@ -2,22 +2,23 @@
 // browser that follows it, with its views, expiry and access log. A Free user still sees, revokes
 // and deletes links made while on Pro; making new ones leads to the plans dialog.
 import { useState } from "react";
-import { AlertTriangle, Plus, RotateCw, Share2 } from "lucide-react";
+import { Plus, Share2 } from "lucide-react";
 import { PLANS, type PlanId } from "../../../common/plans";
 import { SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
 import type { SiteResponse } from "../../../common/sites";
 import { useShareLinks } from "../../lib/queries";
 import { useNow } from "../../lib/useNow";
 import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Skeleton } from "../ui/skeleton";
+} from "../ui/Card";
+import { LoadError } from "../ui/LoadError";
+import { Loading, Skeleton } from "../ui/Skeleton";
 import { NewShareLinkDialog } from "./NewShareLinkDialog";
 import { ShareLinkItem } from "./ShareLinkItem";
 
@@ -64,29 +65,18 @@ export function ShareLinksCard({
           </div>
         )}
         {links.isPending ? (
-          <div
-            className="grid gap-3 px-6 py-5"
-            aria-busy="true"
-            aria-label="Loading share links"
-          >
+          <Loading label="Loading share links" className="grid gap-3 px-6 py-5">
             <Skeleton className="h-5 w-48" />
             <Skeleton className="h-8 w-full" />
-          </div>
+          </Loading>
         ) : links.isError ? (
-          <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-5 text-sm">
-            <span className="flex items-center gap-2 text-destructive">
-              <AlertTriangle className="size-4" aria-hidden />
-              Failed to load share links
-            </span>
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => void links.refetch()}
-            >
-              <RotateCw aria-hidden />
-              Try again
-            </Button>
-          </div>
+          <LoadError
+            inline
+            title="Failed to load share links"
+            onRetry={() => void links.refetch()}
+            retrying={links.isFetching}
+            className="px-6 py-5"
+          />
         ) : links.data.length === 0 ? (
           // On Free the prompt above says it all.
           allowed && (

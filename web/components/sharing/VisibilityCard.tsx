@@ -14,8 +14,8 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Label } from "../ui/label";
+} from "../ui/Card";
+import { Label } from "../ui/Label";
 import { useSetVisibility } from "./useShareLinkActions";
 
 export function VisibilityCard({

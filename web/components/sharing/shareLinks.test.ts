@@ -6,6 +6,7 @@ import {
   expiryText,
   formatViews,
   newLinkRequest,
+  NewLinkForm,
 } from "./shareLinks";
 
 describe("formatViews", () => {
@@ -77,7 +78,7 @@ describe("browserLabel", () => {
 describe("newLinkRequest", () => {
   const blank = {
     name: "Client review",
-    expires: "",
+    expiresAt: "",
     password: "",
     maxViews: "",
   };
@@ -97,7 +98,7 @@ describe("newLinkRequest", () => {
   it("takes a view limit, a password and a local expiry time", () => {
     const result = newLinkRequest({
       name: "Board",
-      expires: "2999-01-02T03:04",
+      expiresAt: "2999-01-02T03:04",
       password: "letmein",
       maxViews: " 2 ",
     });
@@ -113,7 +114,7 @@ describe("newLinkRequest", () => {
   it("puts each problem under its field", () => {
     const result = newLinkRequest({
       name: "  ",
-      expires: "2000-01-01T00:00",
+      expiresAt: "2000-01-01T00:00",
       password: "abc",
       maxViews: "1.5",
     });
@@ -137,9 +138,21 @@ describe("newLinkRequest", () => {
       ok: false,
       errors: { maxViews: SHARE_LINK_TEXT.maxViews },
     });
-    expect(newLinkRequest({ ...blank, expires: "tomorrow" })).toEqual({
+    expect(newLinkRequest({ ...blank, expiresAt: "tomorrow" })).toEqual({
       ok: false,
       errors: { expiresAt: SHARE_LINK_TEXT.invalidTime },
     });
+  });
+});
+
+describe("NewLinkForm", () => {
+  it("is newLinkRequest as the dialog's form: the request, or each message under its field", () => {
+    const blank = { name: "Board", expiresAt: "", password: "", maxViews: "" };
+    expect(NewLinkForm.parse(blank)).toEqual({ name: "Board", expiresAt: null, password: null, maxViews: null });
+    const wrong = NewLinkForm.safeParse({ ...blank, expiresAt: "tomorrow", maxViews: "many" });
+    expect(wrong.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["expiresAt", SHARE_LINK_TEXT.invalidTime],
+      ["maxViews", SHARE_LINK_TEXT.maxViews],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 // How share links and their opens read in the dashboard: views, expiry, the access log's country
 // and browser, and the new-link form's fields turned into a request.
+import { z } from "zod";
 import {
   CreateShareLinkRequest,
   SHARE_LINK_TEXT,
@@ -55,7 +56,7 @@ export function browserLabel(userAgent: string | null): string {
 export interface NewLinkFields {
   name: string;
   /** A datetime-local value, "" for none. */
-  expires: string;
+  expiresAt: string;
   password: string;
   /** The number field's text, "" for no limit. */
   maxViews: string;
@@ -72,7 +73,7 @@ export function newLinkRequest(
   | { ok: true; body: CreateShareLinkRequest }
   | { ok: false; errors: NewLinkErrors } {
   const errors: NewLinkErrors = {};
-  const expiresAt = fromLocalInput(fields.expires);
+  const expiresAt = fromLocalInput(fields.expiresAt);
   if (expiresAt === undefined) errors.expiresAt = SHARE_LINK_TEXT.invalidTime;
   const views = fields.maxViews.trim();
   const maxViews =
@@ -94,3 +95,14 @@ export function newLinkRequest(
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, body };
 }
+
+/** The new-link dialog's form: its fields in, the request out, or each message under its field. */
+export const NewLinkForm = z
+  .object({ name: z.string(), expiresAt: z.string(), password: z.string(), maxViews: z.string() })
+  .transform((fields, ctx) => {
+    const request = newLinkRequest(fields);
+    if (request.ok) return request.body;
+    for (const [field, message] of Object.entries(request.errors))
+      ctx.addIssue({ code: "custom", path: [field], message });
+    return z.NEVER;
+  });

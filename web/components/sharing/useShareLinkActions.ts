@@ -10,9 +10,9 @@ import {
   type SiteVisibility,
 } from "../../../common/shareLinks";
 import type { SiteResponse } from "../../../common/sites";
-import { api } from "../../lib/api";
+import { api, errorDescription } from "../../lib/api";
 import { queryKeys } from "../../lib/queries";
-import { errorDescription, siteUrl } from "../sites/detail/actions";
+import { siteUrl } from "../sites/detail/actions";
 
 function linkUrl(siteId: string, linkId: string): string {
   return siteUrl(siteId, `/share-links/${encodeURIComponent(linkId)}`);
@@ -72,6 +72,7 @@ export function useRevokeShareLink(siteId: string) {
   });
 }
 
+/** Deletes a link. Used behind its confirmation, which tells a failure itself. */
 export function useDeleteShareLink(siteId: string) {
   const refresh = useRefreshLinks(siteId);
   return useMutation({
@@ -79,10 +80,6 @@ export function useDeleteShareLink(siteId: string) {
       api<void>(linkUrl(siteId, link.id), { method: "DELETE" }),
     onSuccess: (_, link) =>
       toast.success(SHARE_LINK_TEXT.deleted, { description: link.name }),
-    onError: (error) =>
-      toast.error(SHARE_LINK_UI_TEXT.deleteFailed, {
-        description: errorDescription(error),
-      }),
     onSettled: refresh,
   });
 }

@@ -1,35 +1,37 @@
-import { AlertCircle, Globe, RotateCw } from "lucide-react";
+import { Globe } from "lucide-react";
+import type { UseFormRegister } from "react-hook-form";
+import type { z } from "zod";
 import {
   SITE_DESCRIPTION_MAX,
   SITE_NAME_MAX,
   SITE_TEXT,
+  type CreateSiteFields,
 } from "../../../common/sites";
-import { FormField, describedBy } from "../auth/FormField";
-import { Button } from "../ui/button";
-import { Input } from "../ui/input";
-import { Skeleton } from "../ui/skeleton";
-import { Textarea } from "../ui/textarea";
+import { FormField, describedBy } from "../ui/FormField";
+import { Input } from "../ui/Input";
+import { LoadError } from "../ui/LoadError";
+import { Skeleton } from "../ui/Skeleton";
+import { Textarea } from "../ui/Textarea";
 
 export type SubdomainState =
   | { status: "loading" }
   | { status: "ready"; subdomain: string }
-  | { status: "error"; message: string; noSubdomains: boolean };
+  | { status: "error"; message: string; noSubdomains: boolean; retrying: boolean };
+
+/** The wizard's form: the server's fields for a new site. */
+export type WizardFields = z.input<typeof CreateSiteFields>;
 
 /** Step 1: name, optional description, and the subdomain the pool assigned. */
 export function BasicInfoStep({
-  name,
-  description,
-  onNameChange,
-  onDescriptionChange,
+  register,
+  descriptionLength,
   nameError,
   subdomain,
   host,
   onRetrySubdomain,
 }: {
-  name: string;
-  description: string;
-  onNameChange: (value: string) => void;
-  onDescriptionChange: (value: string) => void;
+  register: UseFormRegister<WizardFields>;
+  descriptionLength: number;
   nameError: string | undefined;
   subdomain: SubdomainState;
   host: string;
@@ -40,13 +42,12 @@ export function BasicInfoStep({
       <FormField id="site-name" label="Site Name" error={nameError}>
         <Input
           id="site-name"
-          value={name}
-          onChange={(event) => onNameChange(event.target.value)}
           placeholder="My portfolio"
           maxLength={SITE_NAME_MAX}
           autoComplete="off"
           autoFocus
           {...describedBy("site-name", nameError)}
+          {...register("name")}
         />
       </FormField>
 
@@ -54,16 +55,15 @@ export function BasicInfoStep({
         id="site-description"
         label="Description"
         aside={<span className="text-xs text-muted-foreground">Optional</span>}
-        hint={`${description.length}/${SITE_DESCRIPTION_MAX} characters`}
+        hint={`${descriptionLength}/${SITE_DESCRIPTION_MAX} characters`}
       >
         <Textarea
           id="site-description"
-          value={description}
-          onChange={(event) => onDescriptionChange(event.target.value)}
           placeholder="What is this site for? Only you see this."
           maxLength={SITE_DESCRIPTION_MAX}
           className="min-h-24 resize-y"
           {...describedBy("site-description", undefined, true)}
+          {...register("description")}
         />
       </FormField>
 
@@ -95,30 +95,13 @@ function SubdomainBox({
 }) {
   if (state.status === "error") {
     return (
-      <div
-        role="alert"
-        className="flex flex-col gap-3 rounded-lg border border-destructive/30 bg-destructive/5 p-3 sm:flex-row sm:items-center"
-      >
-        <div className="flex min-w-0 flex-1 items-start gap-2.5 text-sm">
-          <AlertCircle
-            className="mt-0.5 size-4 shrink-0 text-destructive"
-            aria-hidden
-          />
-          <p>
-            {state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
-          </p>
-        </div>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          onClick={onRetry}
-          className="self-start sm:self-auto"
-        >
-          <RotateCw aria-hidden />
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        inline
+        title={state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
+        onRetry={onRetry}
+        retrying={state.retrying}
+        className="rounded-lg border border-destructive/30 bg-destructive/5 p-3"
+      />
     );
   }
   return (

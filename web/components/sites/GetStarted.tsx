@@ -8,14 +8,14 @@ import {
 } from "lucide-react";
 import { PLANS, formatPlanBytes, type PlanId } from "../../../common/plans";
 import { PRODUCT_NAME } from "../../../common/texts";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
+} from "../ui/Card";
 
 /** The new user's overview: three steps from a file to a link, and the button to take the first. */
 export function GetStarted({

@@ -12,15 +12,15 @@ import {
 } from "lucide-react";
 import { PLANS, formatPlanBytes, type PlanId } from "../../../common/plans";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../ui/card";
-import { Skeleton } from "../ui/skeleton";
+} from "../ui/Card";
+import { Skeleton } from "../ui/Skeleton";
 
 /** The plan the server reports (GET /api/stats); a skeleton until it is known. */
 export function PlanCard({ planId }: { planId: PlanId | undefined }) {

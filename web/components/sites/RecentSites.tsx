@@ -1,11 +1,11 @@
 import { Link } from "react-router";
-import { ArrowRight, ChevronRight, RotateCw } from "lucide-react";
+import { ArrowRight, ChevronRight } from "lucide-react";
 import type { SiteResponse } from "../../../common/sites";
 import { timeAgo } from "../../../common/format";
-import { Button } from "../ui/button";
-import { Card, CardHeader, CardTitle } from "../ui/card";
-import { Skeleton } from "../ui/skeleton";
-import { displayUrl } from "./site-list";
+import { Card, CardHeader, CardTitle } from "../ui/Card";
+import { LoadError } from "../ui/LoadError";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
+import { displayUrl } from "./siteList";
 import { SiteAvatar } from "./SiteAvatar";
 import { SiteStatusBadge } from "./SiteStatusBadge";
 
@@ -15,11 +15,13 @@ export function RecentSites({
   loading,
   failed,
   onRetry,
+  retrying,
 }: {
   sites: SiteResponse[];
   loading: boolean;
   failed: boolean;
   onRetry: () => void;
+  retrying: boolean;
 }) {
   return (
     <Card className="overflow-hidden">
@@ -34,30 +36,21 @@ export function RecentSites({
         </Link>
       </CardHeader>
       {loading ? (
-        <ul
-          aria-busy="true"
-          aria-label="Loading recent sites"
-          className="divide-y"
-        >
+        <Loading label="Loading recent sites" className="divide-y">
           {[0, 1, 2].map((i) => (
-            <li key={i} className="flex items-center gap-3 px-6 py-4">
-              <Skeleton className="size-10 rounded-lg" />
-              <div className="flex-1 space-y-2">
-                <Skeleton className="h-4 w-40" />
-                <Skeleton className="h-3.5 w-56 max-w-full" />
-              </div>
+            <SkeletonRow key={i} className="px-6 py-4">
               <Skeleton className="hidden h-6 w-16 rounded-full sm:block" />
-            </li>
+            </SkeletonRow>
           ))}
-        </ul>
+        </Loading>
       ) : failed ? (
-        <div className="flex flex-col items-center gap-3 px-6 py-10 text-center text-sm text-muted-foreground">
-          Your sites could not be loaded.
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            <RotateCw aria-hidden />
-            Try again
-          </Button>
-        </div>
+        <LoadError
+          inline
+          title="Your sites could not be loaded."
+          onRetry={onRetry}
+          retrying={retrying}
+          className="px-6 py-5"
+        />
       ) : (
         <ul className="divide-y">
           {sites.slice(0, 3).map((site) => (

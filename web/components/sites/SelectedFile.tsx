@@ -15,7 +15,7 @@ import {
 import { extensionOf } from "../../../common/uploads";
 import { publishExplanation } from "./wizard";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 
 export const FILE_ICONS: Record<
   FileIconKind,

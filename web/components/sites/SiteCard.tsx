@@ -8,8 +8,8 @@ import {
 import { formatBytes } from "../../../common/format";
 import { useSiteViews7d } from "../../lib/queries";
 import { countOf } from "../analytics/format";
-import { Button } from "../ui/button";
-import { displayUrl, listStatusOf } from "./site-list";
+import { Button } from "../ui/Button";
+import { displayUrl, listStatusOf } from "./siteList";
 import { SiteAvatar } from "./SiteAvatar";
 import { SiteStatusBadge } from "./SiteStatusBadge";
 

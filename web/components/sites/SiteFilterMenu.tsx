@@ -1,6 +1,6 @@
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
 import { Check, ListFilter, X } from "lucide-react";
-import { Button } from "../ui/button";
+import { Button } from "../ui/Button";
 import {
   Menu,
   MenuContent,
@@ -8,9 +8,9 @@ import {
   MenuLabel,
   MenuSeparator,
   MenuTrigger,
-} from "../ui/dropdown-menu-dashboard";
+} from "../ui/Menu";
 import { cn } from "../../lib/cn";
-import { LIST_STATUSES, LIST_STATUS_LABEL, type ListStatus } from "./site-list";
+import { LIST_STATUSES, LIST_STATUS_LABEL, type ListStatus } from "./siteList";
 
 /** The list's Filter button: check statuses to keep; the count of each comes from the whole list. */
 export function SiteFilterMenu({

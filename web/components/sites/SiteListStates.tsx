@@ -1,18 +1,13 @@
-// The site list's other faces: loading skeletons, no sites yet, no matches, and a failed fetch.
+// The site list's other faces: loading skeletons, no sites yet, and no matches.
 import { Link } from "react-router";
-import { AlertTriangle, Globe, Plus, RotateCw, SearchX } from "lucide-react";
-import { SITE_TEXT } from "../../../common/sites";
-import { Button } from "../ui/button";
-import { Placeholder } from "../ui/placeholder";
-import { Skeleton } from "../ui/skeleton";
+import { Globe, Plus, SearchX } from "lucide-react";
+import { Button } from "../ui/Button";
+import { Placeholder } from "../ui/Placeholder";
+import { Loading, Skeleton } from "../ui/Skeleton";
 
 export function ListSkeleton() {
   return (
-    <div
-      className="flex flex-col gap-6"
-      aria-busy="true"
-      aria-label="Loading sites"
-    >
+    <Loading label="Loading sites" className="flex flex-col gap-6">
       <div className="flex gap-3">
         <Skeleton className="h-10 flex-1" />
         <Skeleton className="h-10 w-24" />
@@ -35,7 +30,7 @@ export function ListSkeleton() {
           </div>
         ))}
       </div>
-    </div>
+    </Loading>
   );
 }
 
@@ -75,31 +70,6 @@ export function NoResults({
     >
       <Button variant="outline" onClick={onClear}>
         Clear search and filters
-      </Button>
-    </Placeholder>
-  );
-}
-
-export function ErrorState({
-  onRetry,
-  retrying,
-}: {
-  onRetry: () => void;
-  retrying: boolean;
-}) {
-  return (
-    <Placeholder
-      tone="error"
-      icon={<AlertTriangle className="size-6" aria-hidden />}
-      title={SITE_TEXT.errorFetchingSites}
-      body="Your sites could not be loaded. Check your connection and try again."
-    >
-      <Button variant="outline" onClick={onRetry} disabled={retrying}>
-        <RotateCw
-          className={retrying ? "animate-spin" : undefined}
-          aria-hidden
-        />
-        Try again
       </Button>
     </Placeholder>
   );

@@ -12,8 +12,8 @@ import { useNavigate } from "react-router";
 import { CornerDownLeft, Search } from "lucide-react";
 import { cn } from "../../lib/cn";
 import { useSites } from "../../lib/queries";
-import { Spinner } from "../ui/spinner";
-import { displayUrl, filterSites } from "./site-list";
+import { Spinner } from "../ui/Spinner";
+import { displayUrl, filterSites } from "./siteList";
 import { SiteAvatar } from "./SiteAvatar";
 
 const MAX_RESULTS = 5;

@@ -1,6 +1,6 @@
 import type { SiteResponse } from "../../../common/sites";
 import { cn } from "../../lib/cn";
-import { LIST_STATUS_LABEL, listStatusOf, type ListStatus } from "./site-list";
+import { LIST_STATUS_LABEL, listStatusOf, type ListStatus } from "./siteList";
 
 const TONE: Record<ListStatus, { badge: string; dot: string }> = {
   active: {

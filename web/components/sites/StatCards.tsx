@@ -10,7 +10,7 @@ import type { StatsResponse } from "../../../common/sites";
 import { formatBytes } from "../../../common/format";
 import { DASHBOARD_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Skeleton } from "../ui/skeleton";
+import { Skeleton } from "../ui/Skeleton";
 import { usageBarWidth, usageLabel, usagePercent } from "./usage";
 
 function StatCard({

@@ -1,7 +1,7 @@
 import { formatBytes } from "../../../common/format";
 import { cn } from "../../lib/cn";
-import { Button } from "../ui/button";
-import { Spinner } from "../ui/spinner";
+import { Button } from "../ui/Button";
+import { Spinner } from "../ui/Spinner";
 
 export type UploadPhase =
   { kind: "uploading"; fraction: number } | { kind: "publishing" };

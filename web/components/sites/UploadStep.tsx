@@ -5,8 +5,10 @@ import {
   FileText,
   type LucideIcon,
 } from "lucide-react";
-import { FileDropzone } from "./FileDropzone";
+import { formatBytes } from "../../../common/format";
+import { DropZone } from "../ui/DropZone";
 import { SelectedFile } from "./SelectedFile";
+import { UPLOAD_ACCEPT } from "./uploadCheck";
 import { UploadProgress, type UploadPhase } from "./UploadProgress";
 
 const KINDS: { Icon: LucideIcon; title: string; body: string; tone: string }[] =
@@ -73,7 +75,30 @@ export function UploadStep({
   }
   return (
     <div className="flex flex-col gap-5">
-      <FileDropzone onFiles={onFiles} maxBytes={maxBytes} />
+      <DropZone
+        accept={UPLOAD_ACCEPT}
+        hint={`HTML, PDF, image or ZIP · up to ${formatBytes(maxBytes)}`}
+        onFiles={onFiles}
+      >
+        {(dragging) => (
+          <>
+            <span className="mt-4 text-base font-medium">
+              {dragging ? "Drop to upload" : "Upload a file"}
+            </span>
+            <span className="mt-1 text-sm text-muted-foreground">
+              <span className="pointer-coarse:hidden">
+                Drag and drop it here, or{" "}
+                <span className="font-medium text-primary group-hover:underline">
+                  browse
+                </span>
+              </span>
+              <span className="hidden pointer-coarse:inline">
+                Tap to choose a file
+              </span>
+            </span>
+          </>
+        )}
+      </DropZone>
       <ul
         className="grid gap-3 sm:grid-cols-2"
         aria-label="What you can upload"

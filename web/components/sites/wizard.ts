@@ -1,91 +1,42 @@
-// The create-site wizard's rules (spec sections 4 and 5), as pure functions: each returns the
-// spec's toast (title + description) for the first thing missing, or null when the step may go on.
+// The create-site wizard's rules (spec sections 4 and 5): the spec's toast (title + description)
+// for the first thing missing, the sites' host, and what publishing will do with the file.
 import { SITE_TEXT } from "../../../common/sites";
-import {
-  UPLOAD_TEXT,
-  extensionOf,
-  isAllowedUpload,
-} from "../../../common/uploads";
+import { extensionOf } from "../../../common/uploads";
 
 export interface ToastText {
   title: string;
   description: string;
 }
 
-export interface BasicInfo {
-  name: string;
-  subdomain: string | null | undefined;
-}
+/** The wizard's fields as react-hook-form reports their errors. */
+type FieldErrors = Partial<Record<"name" | "subdomain", { message?: string | undefined }>>;
 
-/** Step 1 → step 2 only with a name that is not blank and an assigned subdomain. */
-export function validateBasicInfo({
-  name,
-  subdomain,
-}: BasicInfo): ToastText | null {
-  if (!name.trim())
-    return {
-      title: SITE_TEXT.nameRequired,
-      description: SITE_TEXT.nameRequiredDescription,
-    };
-  if (!subdomain?.trim()) {
-    return {
-      title: SITE_TEXT.subdomainRequired,
-      description: SITE_TEXT.subdomainRequiredDescription,
-    };
+// The form is the server's CreateSiteFields; the spec pairs each of its messages with a line.
+const DESCRIPTIONS: Record<string, string> = {
+  [SITE_TEXT.nameRequired]: SITE_TEXT.nameRequiredDescription,
+  [SITE_TEXT.subdomainRequired]: SITE_TEXT.subdomainRequiredDescription,
+};
+
+/** The toast for what step 1 lacks: the name first (blank counts as missing), then the subdomain. */
+export function basicsProblem(errors: FieldErrors): ToastText | null {
+  for (const field of ["name", "subdomain"] as const) {
+    const title = errors[field]?.message;
+    if (title) return { title, description: DESCRIPTIONS[title] ?? "" };
   }
   return null;
 }
 
-/** A file the user picked, before it is sent: the type first, then the plan's size limit. */
-export function validateUploadFile(
-  file: Pick<File, "name" | "type" | "size">,
-  maxBytes: number,
-): ToastText | null {
-  if (!isAllowedUpload(file.name, file.type)) {
-    return {
-      title: UPLOAD_TEXT.unsupportedTitle,
-      description: UPLOAD_TEXT.unsupportedDescription,
-    };
-  }
-  if (file.size > maxBytes) {
-    return {
-      title: UPLOAD_TEXT.tooLargeTitle,
-      description: UPLOAD_TEXT.tooLargeDescription(maxBytes),
-    };
-  }
-  return null;
-}
-
-/** Submit is valid only with a name, a subdomain and a file. */
-export function validateSubmit(
-  info: BasicInfo,
-  file: unknown,
-): ToastText | null {
-  const basics = validateBasicInfo(info);
-  if (basics) return basics;
-  if (!file)
-    return {
-      title: SITE_TEXT.fileRequired,
-      description: SITE_TEXT.fileRequiredDescription,
-    };
-  return null;
-}
+/** Submitting step 2 without a file. */
+export const FILE_REQUIRED: ToastText = {
+  title: SITE_TEXT.fileRequired,
+  description: SITE_TEXT.fileRequiredDescription,
+};
 
 /** "localhost" on port 5173 → "localhost:5173"; default ports are not shown. */
 export function sitesHost(sitesDomain: string, port: string): string {
   return port && port !== "80" && port !== "443"
     ? `${sitesDomain}:${port}`
     : sitesDomain;
-}
-
-/** The toast description for a failed create: the server's message and, when given, its detail. */
-export function failureDescription(error: {
-  message: string;
-  detail?: string | undefined;
-}): string {
-  if (!error.detail) return error.message;
-  const separator = /[.!?]$/.test(error.message) ? " " : ". ";
-  return `${error.message}${separator}${error.detail}`;
 }
 
 /** What publishing does with each kind of upload, so the user knows what the link will show. */

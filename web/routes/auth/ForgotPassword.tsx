@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { ArrowLeft, MailCheck } from "lucide-react";
@@ -6,51 +8,47 @@ import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
 import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
-import { FormField, describedBy } from "../../components/auth/FormField";
-import { validateEmail } from "../../components/auth/validation";
-import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall, authErrorMessage } from "../../lib/auth-errors";
+import { FormField, describedBy } from "../../components/ui/FormField";
+import { EmailForm, type EmailInput } from "../../components/auth/authForms";
+import { Button } from "../../components/ui/Button";
+import { Input } from "../../components/ui/Input";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall, authErrorMessage } from "../../lib/authErrors";
 
 const T = AUTH_SCREEN_TEXT.forgot;
 
 export function ForgotPassword() {
-  const [email, setEmail] = useState("");
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<EmailInput, unknown, EmailForm>({
+    resolver: zodResolver(EmailForm),
+    defaultValues: { email: "" },
+  });
+  const fieldError = errors.email?.message;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const invalid = validateEmail(email).fields?.email;
-    setFieldError(invalid);
-    if (invalid) {
-      document.getElementById("email")?.focus();
-      return;
-    }
-    setSubmitting(true);
-    setFormError(null);
-    const address = email.trim();
+  const onSubmit = handleSubmit(async ({ email }) => {
     // The server answers alike whether or not the address has an account, so this screen
     // cannot be used to find out who is registered.
     const { error } = await settleAuthCall(
       authClient.requestPasswordReset({
-        email: address,
+        email,
         redirectTo: "/auth/update-password",
       }),
     );
-    setSubmitting(false);
     if (error) {
       const message = authErrorMessage(error);
       toast.error(message);
-      setFormError(message);
+      setError("root", { message });
       return;
     }
     toast.success(AUTH_TEXT.resetSuccess);
-    setSentTo(address);
-  }
+    setSentTo(email);
+  });
 
   if (sentTo) {
     return (
@@ -89,7 +87,7 @@ export function ForgotPassword() {
               className="w-full text-muted-foreground"
               onClick={() => {
                 setSentTo(null);
-                setFormError(null);
+                clearErrors();
               }}
             >
               {T.useAnotherAddress}
@@ -126,13 +124,14 @@ export function ForgotPassword() {
             placeholder="you@example.com"
             required
             autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
             {...describedBy("email", fieldError)}
+            {...register("email")}
           />
         </FormField>
-        {formError && <FormAlert kind="error">{formError}</FormAlert>}
-        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
+        {errors.root?.message && (
+          <FormAlert kind="error">{errors.root.message}</FormAlert>
+        )}
+        <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

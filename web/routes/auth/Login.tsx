@@ -1,23 +1,25 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
 import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
-import { FormField } from "../../components/auth/FormField";
-import { validateLogin } from "../../components/auth/validation";
-import { Checkbox } from "../../components/ui/checkbox";
-import { Input } from "../../components/ui/input";
-import { Label } from "../../components/ui/label";
-import { PasswordInput } from "../../components/ui/password-input";
-import { Spinner } from "../../components/ui/spinner";
-import { authClient } from "../../lib/auth-client";
+import { FormField } from "../../components/ui/FormField";
+import { LoginForm, type LoginInput } from "../../components/auth/authForms";
+import { Checkbox } from "../../components/ui/Checkbox";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { PasswordInput } from "../../components/ui/PasswordInput";
+import { Spinner } from "../../components/ui/Spinner";
+import { authClient } from "../../lib/authClient";
 import {
   settleAuthCall,
   authErrorMessage,
   loginNoticeFor,
-} from "../../lib/auth-errors";
+} from "../../lib/authErrors";
 import { safeReturnPath } from "../../lib/redirect";
 import { useSession } from "../../lib/session";
 
@@ -38,51 +40,55 @@ export function Login() {
   const target = safeReturnPath(params.get("redirect")) ?? "/dashboard";
   const notice = loginNoticeFor(params);
 
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [rememberMe, setRememberMe] = useState(false);
-  const [error, setError] = useState<{
-    message: string;
-    kind: "error" | "info";
-  } | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setFocus,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput, unknown, LoginForm>({
+    resolver: zodResolver(LoginForm),
+    defaultValues: { email: "", password: "", rememberMe: false },
+    shouldFocusError: false,
+  });
+  // A refusal that is not a mistake (an unconfirmed address) is told as information.
+  const error = errors.root?.message
+    ? { message: errors.root.message, kind: errors.root.type === "info" ? ("info" as const) : ("error" as const) }
+    : null;
+  const missing = error?.message === AUTH_TEXT.missingCredentials;
+  const [email, password] = watch(["email", "password"]);
 
   useEffect(() => {
     if (!loading && user) void navigate(target, { replace: true });
   }, [loading, user, target, navigate]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const invalid = validateLogin({ email, password });
-    if (invalid.form) {
-      setError({ message: invalid.form, kind: "error" });
-      document.getElementById(email.trim() ? "password" : "email")?.focus();
-      return;
-    }
-    setSubmitting(true);
-    setError(null);
-    const { data, error: failure } = await settleAuthCall(
-      authClient.signIn.email({ email: email.trim(), password, rememberMe }),
-    );
-    if (failure) {
-      const message = authErrorMessage(failure);
-      const unverified = failure.code === "EMAIL_NOT_VERIFIED";
-      // An unconfirmed address is not a mistake by the user: say what happened, not "error".
-      if (unverified) toast.info(message);
-      else toast.error(message);
-      setError({ message, kind: unverified ? "info" : "error" });
-      setSubmitting(false);
-      return;
-    }
-    // Two-factor sign-in: no session yet. The code screen finishes it and goes to the same target.
-    if (data && "twoFactorRedirect" in data && data.twoFactorRedirect) {
-      void navigate(twoFactorPathFor(target));
-      return;
-    }
-    toast.success(AUTH_TEXT.loginSuccess);
-    await session.refresh();
-    void navigate(target, { replace: true });
-  }
+  const onSubmit = handleSubmit(
+    async ({ email, password, rememberMe }) => {
+      const { data, error: failure } = await settleAuthCall(
+        authClient.signIn.email({ email, password, rememberMe }),
+      );
+      if (failure) {
+        const message = authErrorMessage(failure);
+        const unverified = failure.code === "EMAIL_NOT_VERIFIED";
+        // An unconfirmed address is not a mistake by the user: say what happened, not "error".
+        if (unverified) toast.info(message);
+        else toast.error(message);
+        setError("root", { type: unverified ? "info" : "error", message });
+        return;
+      }
+      // Two-factor sign-in: no session yet. The code screen finishes it and goes to the same target.
+      if (data && "twoFactorRedirect" in data && data.twoFactorRedirect) {
+        void navigate(twoFactorPathFor(target));
+        return;
+      }
+      toast.success(AUTH_TEXT.loginSuccess);
+      await session.refresh();
+      void navigate(target, { replace: true });
+    },
+    () => setFocus(email.trim() ? "password" : "email"),
+  );
 
   if (!loading && user) {
     return (
@@ -124,13 +130,8 @@ export function Login() {
             placeholder="you@example.com"
             required
             autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={
-              error?.message === AUTH_TEXT.missingCredentials && !email.trim()
-                ? true
-                : undefined
-            }
+            aria-invalid={missing && !email.trim() ? true : undefined}
+            {...register("email")}
           />
         </FormField>
         <FormField
@@ -149,20 +150,23 @@ export function Login() {
             id="password"
             autoComplete="current-password"
             required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={
-              error?.message === AUTH_TEXT.missingCredentials && !password
-                ? true
-                : undefined
-            }
+            aria-invalid={missing && !password ? true : undefined}
+            {...register("password")}
           />
         </FormField>
         <div className="flex items-center gap-2.5">
-          <Checkbox
-            id="remember-me"
-            checked={rememberMe}
-            onCheckedChange={(v) => setRememberMe(v === true)}
+          <Controller
+            control={control}
+            name="rememberMe"
+            render={({ field }) => (
+              <Checkbox
+                id="remember-me"
+                ref={field.ref}
+                checked={field.value}
+                onCheckedChange={(v) => field.onChange(v === true)}
+                onBlur={field.onBlur}
+              />
+            )}
           />
           <Label htmlFor="remember-me" className="cursor-pointer font-normal">
             {T.rememberMe}
@@ -173,7 +177,7 @@ export function Login() {
             {error.message}
           </FormAlert>
         )}
-        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
+        <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

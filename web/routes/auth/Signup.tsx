@@ -1,72 +1,74 @@
-import { useState, type FormEvent } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
 import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
-import { FormField, describedBy } from "../../components/auth/FormField";
-import {
-  validateSignup,
-  type FormErrors,
-  type SignupField,
-} from "../../components/auth/validation";
-import { Checkbox } from "../../components/ui/checkbox";
-import { FieldError } from "../../components/ui/field-error";
-import { Input } from "../../components/ui/input";
-import { Label } from "../../components/ui/label";
-import { PasswordInput } from "../../components/ui/password-input";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall, authErrorMessage } from "../../lib/auth-errors";
+import { FormField, describedBy } from "../../components/ui/FormField";
+import { SignupForm, type SignupInput } from "../../components/auth/authForms";
+import { Checkbox } from "../../components/ui/Checkbox";
+import { FieldError } from "../../components/ui/FieldError";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { PasswordInput } from "../../components/ui/PasswordInput";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall, authErrorMessage } from "../../lib/authErrors";
 
 const T = AUTH_SCREEN_TEXT.signup;
 // The confirmation link brings the user back to sign in, where the page says the address is confirmed.
 const VERIFIED_CALLBACK = "/auth/login?verified=1";
+type SignupField = keyof SignupInput;
 const FIELD_ORDER: SignupField[] = ["fullName", "email", "password", "terms"];
 
 export function Signup() {
   const navigate = useNavigate();
-  const [fullName, setFullName] = useState("");
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [terms, setTerms] = useState(false);
-  const [errors, setErrors] = useState<FormErrors<SignupField>>({});
-  const [submitting, setSubmitting] = useState(false);
-  const fieldError = (field: SignupField) => errors.fields?.[field];
-  const missing = errors.form === AUTH_TEXT.missingCredentials;
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setFocus,
+    getValues,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<SignupInput, unknown, SignupForm>({
+    resolver: zodResolver(SignupForm),
+    defaultValues: { fullName: "", email: "", password: "", terms: false },
+    shouldFocusError: false,
+  });
+  const fieldError = (field: SignupField) => errors[field]?.message;
+  const missing = errors.root?.message === AUTH_TEXT.missingCredentials;
+  const [email, password] = watch(["email", "password"]);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found = validateSignup({ fullName, email, password, terms });
-    setErrors(found);
-    const first = FIELD_ORDER.find(
-      (f) =>
-        found.fields?.[f] ||
-        (found.form && f === (email.trim() ? "password" : "email")),
-    );
-    if (first) {
-      document.getElementById(first)?.focus();
-      return;
-    }
-    setSubmitting(true);
-    const { error } = await settleAuthCall(
-      authClient.signUp.email({
-        name: fullName.trim(),
-        email: email.trim(),
-        password,
-        callbackURL: VERIFIED_CALLBACK,
-      }),
-    );
-    setSubmitting(false);
-    if (error) {
-      const message = authErrorMessage(error);
-      toast.error(message);
-      setErrors({ form: message });
-      return;
-    }
-    toast.success(AUTH_TEXT.signupSuccess);
-    void navigate("/auth/login");
-  }
+  const onSubmit = handleSubmit(
+    async ({ fullName, email, password }) => {
+      const { error } = await settleAuthCall(
+        authClient.signUp.email({
+          name: fullName,
+          email,
+          password,
+          callbackURL: VERIFIED_CALLBACK,
+        }),
+      );
+      if (error) {
+        const message = authErrorMessage(error);
+        toast.error(message);
+        setError("root", { message });
+        return;
+      }
+      toast.success(AUTH_TEXT.signupSuccess);
+      void navigate("/auth/login");
+    },
+    (found) => {
+      // The first field in reading order that needs attention; a missing credential counts for
+      // its own field.
+      const blank = getValues("email").trim() ? "password" : "email";
+      const first = FIELD_ORDER.find((f) => found[f] || (found.root && f === blank));
+      if (first) setFocus(first);
+    },
+  );
 
   return (
     <AuthLayout
@@ -97,9 +99,8 @@ export function Signup() {
             placeholder="Ada Lovelace"
             required
             autoFocus
-            value={fullName}
-            onChange={(e) => setFullName(e.target.value)}
             {...describedBy("fullName", fieldError("fullName"))}
+            {...register("fullName")}
           />
         </FormField>
         <FormField id="email" label="Email" error={fieldError("email")}>
@@ -110,9 +111,8 @@ export function Signup() {
             inputMode="email"
             placeholder="you@example.com"
             required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
             {...describedBy("email", fieldError("email"))}
+            {...register("email")}
             aria-invalid={
               fieldError("email") || (missing && !email.trim())
                 ? true
@@ -130,9 +130,8 @@ export function Signup() {
             id="password"
             autoComplete="new-password"
             required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
             {...describedBy("password", fieldError("password"), true)}
+            {...register("password")}
             aria-invalid={
               fieldError("password") || (missing && !password)
                 ? true
@@ -142,13 +141,21 @@ export function Signup() {
         </FormField>
         <div className="flex flex-col gap-2">
           <div className="flex items-start gap-2.5">
-            <Checkbox
-              id="terms"
-              className="mt-0.5"
-              required
-              checked={terms}
-              onCheckedChange={(v) => setTerms(v === true)}
-              {...describedBy("terms", fieldError("terms"))}
+            <Controller
+              control={control}
+              name="terms"
+              render={({ field }) => (
+                <Checkbox
+                  id="terms"
+                  className="mt-0.5"
+                  required
+                  ref={field.ref}
+                  checked={field.value}
+                  onCheckedChange={(v) => field.onChange(v === true)}
+                  onBlur={field.onBlur}
+                  {...describedBy("terms", fieldError("terms"))}
+                />
+              )}
             />
             <Label
               htmlFor="terms"
@@ -176,8 +183,8 @@ export function Signup() {
           </div>
           <FieldError id="terms-error" message={fieldError("terms")} />
         </div>
-        {errors.form && <FormAlert kind="error">{errors.form}</FormAlert>}
-        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
+        {errors.root?.message && <FormAlert kind="error">{errors.root.message}</FormAlert>}
+        <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

@@ -1,27 +1,32 @@
 // /auth/two-factor: the second step of signing in when two-factor authentication is on. Sign-in
 // left a short-lived cookie naming the pending user; a code from the authenticator app (or a
 // backup code) turns it into a session, then the user goes where sign-in would have gone.
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { KeyRound, ShieldCheck } from "lucide-react";
 import { AUTH_TEXT, TWO_FACTOR_SCREEN_TEXT as T } from "../../../common/texts";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { AuthSubmit } from "../../components/auth/AuthSubmit";
+import {
+  twoFactorForm,
+  type TwoFactorInput,
+  type TwoFactorMode,
+} from "../../components/auth/authForms";
 import { FormAlert } from "../../components/auth/FormAlert";
-import { FormField, describedBy } from "../../components/auth/FormField";
+import { FormField, describedBy } from "../../components/ui/FormField";
 import { OtpInput } from "../../components/settings/OtpInput";
-import { twoFactorErrorMessage } from "../../components/settings/two-factor";
-import { Checkbox } from "../../components/ui/checkbox";
-import { Input } from "../../components/ui/input";
-import { Label } from "../../components/ui/label";
-import { Spinner } from "../../components/ui/spinner";
-import { authClient } from "../../lib/auth-client";
-import { settleAuthCall } from "../../lib/auth-errors";
+import { twoFactorErrorMessage } from "../../components/settings/twoFactor";
+import { Checkbox } from "../../components/ui/Checkbox";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { Spinner } from "../../components/ui/Spinner";
+import { authClient } from "../../lib/authClient";
+import { settleAuthCall } from "../../lib/authErrors";
 import { safeReturnPath } from "../../lib/redirect";
 import { useSession } from "../../lib/session";
-
-type Mode = "app" | "backup";
 
 export function TwoFactor() {
   const [params] = useSearchParams();
@@ -34,12 +39,22 @@ export function TwoFactor() {
       ? "/auth/login"
       : `/auth/login?redirect=${encodeURIComponent(target)}`;
 
-  const [mode, setMode] = useState<Mode>("app");
-  const [code, setCode] = useState("");
-  const [backupCode, setBackupCode] = useState("");
-  const [trustDevice, setTrustDevice] = useState(false);
-  const [error, setError] = useState<{ message: string; expired: boolean } | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const [mode, setMode] = useState<TwoFactorMode>("app");
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    clearErrors,
+    setFocus,
+    setValue,
+    formState: { errors, isSubmitting },
+  } = useForm<TwoFactorInput, unknown, { code: string; trustDevice: boolean }>({
+    resolver: zodResolver(twoFactorForm(mode)),
+    defaultValues: { code: "", backupCode: "", trustDevice: false },
+  });
+  const field = mode === "app" ? "code" : "backupCode";
+  // The sixth digit submits on its own; Enter at the same moment must not send the code twice.
   const inFlight = useRef(false);
 
   // Signed in already (or the code just worked): straight on.
@@ -47,15 +62,13 @@ export function TwoFactor() {
     if (!loading && user) void navigate(target, { replace: true });
   }, [loading, user, target, navigate]);
 
-  async function verify(value: string) {
+  const onSubmit = handleSubmit(async ({ code, trustDevice }) => {
     if (inFlight.current) return;
     inFlight.current = true;
-    setSubmitting(true);
-    setError(null);
     const call =
       mode === "app"
-        ? authClient.twoFactor.verifyTotp({ code: value, trustDevice })
-        : authClient.twoFactor.verifyBackupCode({ code: value, trustDevice });
+        ? authClient.twoFactor.verifyTotp({ code, trustDevice })
+        : authClient.twoFactor.verifyBackupCode({ code, trustDevice });
     const { error: failure } = await settleAuthCall(call);
     inFlight.current = false;
     if (failure) {
@@ -67,40 +80,20 @@ export function TwoFactor() {
           : failure.code === "INVALID_BACKUP_CODE"
             ? T.invalidBackupCode
             : twoFactorErrorMessage(failure);
-      setError({ message, expired });
-      setSubmitting(false);
-      if (mode === "app") setCode("");
-      document.getElementById(mode === "app" ? "code" : "backup-code")?.focus();
+      // An expired sign-in is the whole form's problem (start again); anything else, the code's.
+      setError(expired ? "root" : field, { message });
+      if (mode === "app") setValue("code", "");
+      setFocus(field);
       return;
     }
     toast.success(AUTH_TEXT.loginSuccess);
     await session.refresh();
     void navigate(target, { replace: true });
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (mode === "app") {
-      if (code.length !== 6) {
-        setError({ message: T.codeRequired, expired: false });
-        document.getElementById("code")?.focus();
-        return;
-      }
-      void verify(code);
-    } else {
-      const value = backupCode.trim();
-      if (!value) {
-        setError({ message: T.backupRequired, expired: false });
-        document.getElementById("backup-code")?.focus();
-        return;
-      }
-      void verify(value);
-    }
-  }
+  });
 
   function switchMode() {
     setMode((current) => (current === "app" ? "backup" : "app"));
-    setError(null);
+    clearErrors();
   }
 
   if (!loading && user) {
@@ -111,7 +104,8 @@ export function TwoFactor() {
     );
   }
 
-  const fieldError = error && !error.expired ? error.message : undefined;
+  const fieldError = errors[field]?.message;
+  const expired = errors.root?.message;
 
   return (
     <AuthLayout
@@ -135,13 +129,21 @@ export function TwoFactor() {
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
         {mode === "app" ? (
           <FormField id="code" label={T.code} error={fieldError}>
-            <OtpInput
-              id="code"
-              value={code}
-              onChange={setCode}
-              onComplete={(value) => void verify(value)}
-              autoFocus
-              {...describedBy("code", fieldError)}
+            <Controller
+              control={control}
+              name="code"
+              render={({ field: code }) => (
+                <OtpInput
+                  id="code"
+                  ref={code.ref}
+                  value={code.value}
+                  onChange={code.onChange}
+                  onBlur={code.onBlur}
+                  onComplete={() => void onSubmit()}
+                  autoFocus
+                  {...describedBy("code", fieldError)}
+                />
+              )}
             />
           </FormField>
         ) : (
@@ -154,31 +156,38 @@ export function TwoFactor() {
               autoFocus
               placeholder="xxxxx-xxxxx"
               className="h-12 font-mono text-base tracking-wider"
-              value={backupCode}
-              onChange={(e) => setBackupCode(e.target.value)}
               {...describedBy("backup-code", fieldError)}
+              {...register("backupCode")}
             />
           </FormField>
         )}
         <div className="flex items-center gap-2.5">
-          <Checkbox
-            id="trust-device"
-            checked={trustDevice}
-            onCheckedChange={(v) => setTrustDevice(v === true)}
+          <Controller
+            control={control}
+            name="trustDevice"
+            render={({ field: trust }) => (
+              <Checkbox
+                id="trust-device"
+                ref={trust.ref}
+                checked={trust.value}
+                onCheckedChange={(v) => trust.onChange(v === true)}
+                onBlur={trust.onBlur}
+              />
+            )}
           />
           <Label htmlFor="trust-device" className="cursor-pointer font-normal">
             {T.trustDevice}
           </Label>
         </div>
-        {error?.expired && (
+        {expired && (
           <FormAlert kind="error">
-            {error.message}{" "}
+            {expired}{" "}
             <Link to={loginPath} className="font-medium underline">
               {T.backToSignIn}
             </Link>
           </FormAlert>
         )}
-        <AuthSubmit submitting={submitting}>{T.verify}</AuthSubmit>
+        <AuthSubmit submitting={isSubmitting}>{T.verify}</AuthSubmit>
         <button
           type="button"
           onClick={switchMode}

@@ -1,4 +1,6 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { Link2Off } from "lucide-react";
@@ -6,20 +8,19 @@ import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
 import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
-import { FormField, describedBy } from "../../components/auth/FormField";
+import { FormField, describedBy } from "../../components/ui/FormField";
 import {
-  validateNewPassword,
-  type FormErrors,
-  type NewPasswordField,
-} from "../../components/auth/validation";
-import { Button } from "../../components/ui/button";
-import { PasswordInput } from "../../components/ui/password-input";
-import { authClient } from "../../lib/auth-client";
+  ResetPasswordForm,
+  type ResetPasswordInput,
+} from "../../components/auth/authForms";
+import { Button } from "../../components/ui/Button";
+import { PasswordInput } from "../../components/ui/PasswordInput";
+import { authClient } from "../../lib/authClient";
 import {
   settleAuthCall,
   authErrorMessage,
   isInvalidResetToken,
-} from "../../lib/auth-errors";
+} from "../../lib/authErrors";
 import { useSession } from "../../lib/session";
 
 const T = AUTH_SCREEN_TEXT.update;
@@ -43,28 +44,20 @@ function NewPasswordForm({
 }) {
   const navigate = useNavigate();
   const session = useSession();
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<FormErrors<NewPasswordField>>({});
-  const [submitting, setSubmitting] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetPasswordInput, unknown, ResetPasswordForm>({
+    resolver: zodResolver(ResetPasswordForm),
+    defaultValues: { password: "", confirm: "" },
+  });
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found = validateNewPassword({ password, confirm });
-    setErrors(found);
-    if (found.fields) {
-      document
-        .getElementById(
-          found.fields.password ? "new-password" : "confirm-password",
-        )
-        ?.focus();
-      return;
-    }
-    setSubmitting(true);
+  const onSubmit = handleSubmit(async ({ password }) => {
     const { error } = await settleAuthCall(
       authClient.resetPassword({ newPassword: password, token }),
     );
-    setSubmitting(false);
     if (error) {
       if (isInvalidResetToken(error)) {
         onRejected();
@@ -72,14 +65,14 @@ function NewPasswordForm({
       }
       const message = authErrorMessage(error);
       toast.error(message);
-      setErrors({ form: message });
+      setError("root", { message });
       return;
     }
     toast.success(T.successTitle, { description: T.successDescription });
     // The reset signed out every session, this browser's included; let the app notice.
     if (session.user) await session.refresh();
     void navigate("/auth/login", { replace: true });
-  }
+  });
 
   return (
     <AuthLayout title={T.title} subtitle={T.subtitle}>
@@ -88,34 +81,34 @@ function NewPasswordForm({
           id="new-password"
           label="New Password"
           hint={AUTH_TEXT.passwordHint}
-          error={errors.fields?.password}
+          error={errors.password?.message}
         >
           <PasswordInput
             id="new-password"
             autoComplete="new-password"
             required
             autoFocus
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            {...describedBy("new-password", errors.fields?.password, true)}
+            {...describedBy("new-password", errors.password?.message, true)}
+            {...register("password")}
           />
         </FormField>
         <FormField
           id="confirm-password"
           label="Confirm Password"
-          error={errors.fields?.confirm}
+          error={errors.confirm?.message}
         >
           <PasswordInput
             id="confirm-password"
             autoComplete="new-password"
             required
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-            {...describedBy("confirm-password", errors.fields?.confirm)}
+            {...describedBy("confirm-password", errors.confirm?.message)}
+            {...register("confirm")}
           />
         </FormField>
-        {errors.form && <FormAlert kind="error">{errors.form}</FormAlert>}
-        <AuthSubmit submitting={submitting}>{T.submit}</AuthSubmit>
+        {errors.root?.message && (
+          <FormAlert kind="error">{errors.root.message}</FormAlert>
+        )}
+        <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
   );

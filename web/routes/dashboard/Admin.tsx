@@ -6,13 +6,12 @@ import { useCallback, useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { ADMIN_TEXT, PRODUCT_NAME } from "../../../common/texts";
-import { parsePageParam } from "../../components/admin/admin-users";
+import { parsePageParam } from "../../components/admin/adminUsers";
 import {
   AdminNotFound,
   EmptyPage,
   NoMatches,
   NoUsers,
-  UsersError,
   UsersSkeleton,
 } from "../../components/admin/AdminStates";
 import { BanUserDialog } from "../../components/admin/BanUserDialog";
@@ -21,13 +20,13 @@ import { Pagination } from "../../components/admin/Pagination";
 import { useUserCommands } from "../../components/admin/useUserCommands";
 import { UserCards, UserTable } from "../../components/admin/UserTable";
 import { UserSearch } from "../../components/admin/UserSearch";
-import { Card } from "../../components/ui/card";
-import { Skeleton } from "../../components/ui/skeleton";
+import { Card } from "../../components/ui/Card";
+import { LoadError } from "../../components/ui/LoadError";
+import { Skeleton } from "../../components/ui/Skeleton";
 import { useAdminUsers } from "../../lib/adminQueries";
-import { ApiError } from "../../lib/api";
+import { ApiError, errorDescription } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
-import { errorDescription } from "../../components/sites/detail/actions";
 
 export function Admin() {
   const { user: self } = useSession();
@@ -128,8 +127,9 @@ export function Admin() {
       />
 
       {!data ? (
-        <UsersError
-          message={errorDescription(users.error)}
+        <LoadError
+          title={ADMIN_TEXT.loadFailed}
+          message={errorDescription(users.error) || ADMIN_TEXT.loadFailedBody}
           onRetry={() => void users.refetch()}
           retrying={users.isFetching}
         />
@@ -173,7 +173,6 @@ export function Admin() {
       />
       <DeleteUserDialog
         user={commands.deleteTarget}
-        pending={commands.deletePending}
         onConfirm={commands.confirmDelete}
         onClose={commands.closeDelete}
       />

@@ -4,14 +4,14 @@ import { useCallback, useEffect, useState } from "react";
 import { Outlet, useLocation } from "react-router";
 import { Header } from "../../components/dashboard/Header";
 import { SidebarNav } from "../../components/dashboard/Sidebar";
-import { displayName } from "../../components/dashboard/user-display";
+import { displayName } from "../../components/dashboard/userDisplay";
 import {
   Sheet,
   SheetContent,
   SheetDescription,
   SheetTitle,
-} from "../../components/ui/sheet";
-import { TooltipProvider } from "../../components/ui/tooltip";
+} from "../../components/ui/Sheet";
+import { TooltipProvider } from "../../components/ui/Tooltip";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
 

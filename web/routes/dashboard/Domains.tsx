@@ -17,8 +17,8 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../../components/ui/card";
-import { Skeleton } from "../../components/ui/skeleton";
+} from "../../components/ui/Card";
+import { Skeleton } from "../../components/ui/Skeleton";
 import { useDomains, useSites, useStats } from "../../lib/queries";
 
 export function Domains() {
@@ -96,6 +96,7 @@ export function Domains() {
           domains={domains.data}
           failed={domains.isError}
           onRetry={() => void domains.refetch()}
+          retrying={domains.isFetching}
           showSite
           emptyBody="Domains you add show here, with the DNS records to create and their status."
         />

@@ -1,12 +1,15 @@
 // /dashboard/sites/new: the two-step wizard. Step 1 takes a name and shows the subdomain the
 // pool reserved on arrival; step 2 takes one file, and submitting creates and publishes the site
 // in one request (POST /api/sites), with the browser's real upload progress.
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Link, useNavigate } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { ArrowLeft, ArrowRight, Rocket } from "lucide-react";
 import {
+  CreateSiteFields,
   SITE_TEXT,
   type ReserveSubdomainResponse,
   type SiteResponse,
@@ -16,21 +19,21 @@ import { MAX_UPLOAD_BYTES } from "../../../common/uploads";
 import {
   BasicInfoStep,
   type SubdomainState,
+  type WizardFields,
 } from "../../components/sites/BasicInfoStep";
 import { StepIndicator } from "../../components/sites/StepIndicator";
 import { UploadStep } from "../../components/sites/UploadStep";
 import type { UploadPhase } from "../../components/sites/UploadProgress";
-import { upload as uploadSite } from "../../components/sites/create-site";
-import { hostOf } from "../../components/sites/site-list";
+import { upload as uploadSite } from "../../components/sites/createSite";
+import { hostOf } from "../../components/sites/siteList";
+import { checkUpload } from "../../components/sites/uploadCheck";
 import {
-  failureDescription,
+  basicsProblem,
+  FILE_REQUIRED,
   sitesHost,
-  validateBasicInfo,
-  validateSubmit,
-  validateUploadFile,
 } from "../../components/sites/wizard";
-import { Button } from "../../components/ui/button";
-import { api, ApiError } from "../../lib/api";
+import { Button } from "../../components/ui/Button";
+import { api, ApiError, errorDescription } from "../../lib/api";
 import { queryKeys, useSites, useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";
 
@@ -51,9 +54,18 @@ export function NewSite() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<0 | 1>(0);
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [nameError, setNameError] = useState<string>();
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setFocus,
+    watch,
+    formState: { errors },
+  } = useForm<WizardFields, unknown, CreateSiteFields>({
+    resolver: zodResolver(CreateSiteFields),
+    defaultValues: { name: "", description: "", subdomain: "" },
+    shouldFocusError: false,
+  });
   const [file, setFile] = useState<File | null>(null);
   const [phase, setPhase] = useState<UploadPhase | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -95,6 +107,7 @@ export function NewSite() {
         noSubdomains:
           reservation.error instanceof ApiError &&
           reservation.error.code === "no_subdomains",
+        retrying: reservation.isFetching,
       }
     : subdomain
       ? { status: "ready", subdomain }
@@ -103,6 +116,9 @@ export function NewSite() {
   useEffect(() => {
     document.title = `New Site · ${PRODUCT_NAME}`;
   }, []);
+
+  // The subdomain is the pool's, not typed: the form carries it so one schema checks all three.
+  useEffect(() => setValue("subdomain", subdomain ?? ""), [subdomain, setValue]);
 
   useEffect(() => {
     if (reservation.error)
@@ -128,25 +144,12 @@ export function NewSite() {
     return () => window.removeEventListener("beforeunload", warn);
   }, [phase]);
 
-  function next() {
-    const problem = validateBasicInfo({ name, subdomain });
-    if (problem) {
-      toast.error(problem.title, { description: problem.description });
-      if (problem.title === SITE_TEXT.nameRequired) {
-        setNameError(problem.title);
-        document.getElementById("site-name")?.focus();
-      }
-      return;
-    }
-    setStep(1);
-  }
-
   function chooseFiles(files: File[]) {
     const first = files[0];
     if (!first) return;
     if (files.length > 1)
       toast.message("Only the first file is used", { description: first.name });
-    const problem = validateUploadFile(first, maxBytes);
+    const problem = checkUpload(first, maxBytes);
     if (problem) {
       toast.error(problem.title, { description: problem.description });
       return;
@@ -154,23 +157,16 @@ export function NewSite() {
     setFile(first);
   }
 
-  async function create() {
-    const problem = validateSubmit({ name, subdomain }, file);
-    if (problem || !file || !subdomain) {
-      if (problem)
-        toast.error(problem.title, { description: problem.description });
+  async function create(fields: CreateSiteFields) {
+    if (!file) {
+      toast.error(FILE_REQUIRED.title, { description: FILE_REQUIRED.description });
       return;
     }
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ kind: "uploading", fraction: 0 });
     try {
-      const site = await uploadSite(
-        file,
-        { name, description, subdomain },
-        controller.signal,
-        setPhase,
-      );
+      const site = await uploadSite(file, fields, controller.signal, setPhase);
       queryClient.setQueryData<SiteResponse>(queryKeys.site(site.id), site);
       void queryClient.invalidateQueries({ queryKey: queryKeys.sites });
       void queryClient.invalidateQueries({ queryKey: queryKeys.stats });
@@ -180,24 +176,26 @@ export function NewSite() {
     } catch (error) {
       setPhase(null);
       if (error instanceof ApiError && error.code === "aborted") return;
-      const failure =
-        error instanceof ApiError
-          ? error
-          : new ApiError(0, "error", String(error));
       toast.error(SITE_TEXT.createFailed, {
-        description: failureDescription(failure),
+        description: errorDescription(error),
       });
     } finally {
       abort.current = null;
     }
   }
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (phase) return;
-    if (step === 0) next();
-    else void create();
-  }
+  const onSubmit = handleSubmit(
+    (fields) => {
+      if (phase) return;
+      if (step === 0) setStep(1);
+      else void create(fields);
+    },
+    (found) => {
+      const problem = basicsProblem(found);
+      if (problem) toast.error(problem.title, { description: problem.description });
+      if (found.name) setFocus("name");
+    },
+  );
 
   const busy = phase !== null;
   const copy = STEP_COPY[step];
@@ -240,14 +238,9 @@ export function NewSite() {
           <p className="mt-1 mb-6 text-sm text-muted-foreground">{copy.body}</p>
           {step === 0 ? (
             <BasicInfoStep
-              name={name}
-              description={description}
-              onNameChange={(value) => {
-                setName(value);
-                if (value.trim()) setNameError(undefined);
-              }}
-              onDescriptionChange={setDescription}
-              nameError={nameError}
+              register={register}
+              descriptionLength={(watch("description") ?? "").length}
+              nameError={errors.name?.message}
               subdomain={subdomainState}
               host={host}
               onRetrySubdomain={() => void reservation.refetch()}

@@ -11,9 +11,9 @@ import {
   TipsCard,
 } from "../../components/sites/OverviewCards";
 import { RecentSites } from "../../components/sites/RecentSites";
-import { listStatusOf } from "../../components/sites/site-list";
+import { listStatusOf } from "../../components/sites/siteList";
 import { StatCards } from "../../components/sites/StatCards";
-import { Button } from "../../components/ui/button";
+import { Button } from "../../components/ui/Button";
 import { useSites, useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";
 
@@ -74,6 +74,7 @@ export function Overview() {
               loading={sites.isPending}
               failed={sites.isError}
               onRetry={() => void sites.refetch()}
+              retrying={sites.isFetching}
             />
           )}
         </div>

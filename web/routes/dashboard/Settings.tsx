@@ -17,7 +17,7 @@ import {
   TabsContent,
   TabsList,
   TabsTrigger,
-} from "../../components/ui/tabs";
+} from "../../components/ui/Tabs";
 
 const TAB_ICON: Record<SettingsTab, LucideIcon> = {
   profile: UserRound,

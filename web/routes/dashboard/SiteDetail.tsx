@@ -38,13 +38,13 @@ import {
   type SiteTab,
 } from "../../components/sites/detail/tabs";
 import { useSiteEvents } from "../../components/sites/detail/useSiteEvents";
-import { Alert, AlertDescription, AlertTitle } from "../../components/ui/alert";
+import { Alert, AlertDescription, AlertTitle } from "../../components/ui/Alert";
 import {
   Tabs,
   TabsContent,
   TabsList,
   TabsTrigger,
-} from "../../components/ui/tabs";
+} from "../../components/ui/Tabs";
 import { ApiError } from "../../lib/api";
 import { useSite } from "../../lib/queries";
 
@@ -84,6 +84,7 @@ export function SiteDetail() {
         <SiteLoadFailed
           message={SITE_TEXT.tryLater}
           onRetry={() => void site.refetch()}
+          retrying={site.isFetching}
         />
       );
     return <SiteDetailSkeleton />;

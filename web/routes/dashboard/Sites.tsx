@@ -10,7 +10,6 @@ import { SiteCard } from "../../components/sites/SiteCard";
 import { SiteFilterMenu } from "../../components/sites/SiteFilterMenu";
 import {
   EmptyState,
-  ErrorState,
   ListSkeleton,
   NoResults,
 } from "../../components/sites/SiteListStates";
@@ -21,9 +20,10 @@ import {
   listStatusOf,
   parseStatusParam,
   type ListStatus,
-} from "../../components/sites/site-list";
-import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
+} from "../../components/sites/siteList";
+import { Button } from "../../components/ui/Button";
+import { Input } from "../../components/ui/Input";
+import { LoadError } from "../../components/ui/LoadError";
 import { useSites } from "../../lib/queries";
 
 export function Sites() {
@@ -99,7 +99,9 @@ export function Sites() {
       {sites.isPending ? (
         <ListSkeleton />
       ) : sites.isError ? (
-        <ErrorState
+        <LoadError
+          title={SITE_TEXT.errorFetchingSites}
+          message="Your sites could not be loaded. Check your connection and try again."
           onRetry={() => void sites.refetch()}
           retrying={sites.isFetching}
         />

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { useForm, type FieldPath } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
@@ -7,28 +7,17 @@ import { AlertCircle, CheckCircle2, Loader2, Send } from "lucide-react";
 import { ContactRequest, type ContactResponse } from "../../../../common/contact";
 import { CONTACT_FORM_TEXT, CONTACT_TEXT } from "../../../../common/texts";
 import { api, ApiError } from "../../../lib/api";
-import { Alert, AlertDescription, AlertTitle } from "../../ui/alert";
-import { Button } from "../../ui/button";
-import { FieldError } from "../../ui/field-error";
-import { Input } from "../../ui/input";
-import { Label } from "../../ui/label";
-import { Textarea } from "../../ui/textarea";
+import { Alert, AlertDescription, AlertTitle } from "../../ui/Alert";
+import { Button } from "../../ui/Button";
+import { FormField, describedBy } from "../../ui/FormField";
+import { Input } from "../../ui/Input";
+import { Textarea } from "../../ui/Textarea";
 
 type ContactInput = z.input<typeof ContactRequest>;
 type FieldName = FieldPath<ContactInput>;
 
 const FIELDS: readonly FieldName[] = ["name", "email", "subject", "message"];
 const EMPTY: ContactInput = { name: "", email: "", subject: "", message: "" };
-
-function Field({ name, error, children }: { name: FieldName; error: string | undefined; children: ReactNode }) {
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={`contact-${name}`}>{CONTACT_FORM_TEXT[name]}</Label>
-      {children}
-      <FieldError id={`contact-${name}-error`} message={error} />
-    </div>
-  );
-}
 
 export function ContactForm() {
   const [sent, setSent] = useState(false);
@@ -60,10 +49,14 @@ export function ContactForm() {
     }
   });
 
-  const fieldProps = (name: FieldName) => ({
+  const field = (name: FieldName) => ({
     id: `contact-${name}`,
-    "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": errors[name] ? `contact-${name}-error` : undefined,
+    label: CONTACT_FORM_TEXT[name],
+    error: errors[name]?.message,
+  });
+  const control = (name: FieldName) => ({
+    id: `contact-${name}`,
+    ...describedBy(`contact-${name}`, errors[name]?.message),
     ...register(name),
   });
 
@@ -90,19 +83,19 @@ export function ContactForm() {
         ) : null}
 
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field name="name" error={errors.name?.message}>
-            <Input autoComplete="name" placeholder="Ada Lovelace" {...fieldProps("name")} />
-          </Field>
-          <Field name="email" error={errors.email?.message}>
-            <Input type="email" autoComplete="email" placeholder="ada@example.com" {...fieldProps("email")} />
-          </Field>
+          <FormField {...field("name")}>
+            <Input autoComplete="name" placeholder="Ada Lovelace" {...control("name")} />
+          </FormField>
+          <FormField {...field("email")}>
+            <Input type="email" autoComplete="email" placeholder="ada@example.com" {...control("email")} />
+          </FormField>
         </div>
-        <Field name="subject" error={errors.subject?.message}>
-          <Input placeholder="How can we help?" {...fieldProps("subject")} />
-        </Field>
-        <Field name="message" error={errors.message?.message}>
-          <Textarea rows={6} placeholder="Tell us a little more…" className="min-h-36 resize-y" {...fieldProps("message")} />
-        </Field>
+        <FormField {...field("subject")}>
+          <Input placeholder="How can we help?" {...control("subject")} />
+        </FormField>
+        <FormField {...field("message")}>
+          <Textarea rows={6} placeholder="Tell us a little more…" className="min-h-36 resize-y" {...control("message")} />
+        </FormField>
 
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-xs text-muted-foreground">We only use your details to reply to you.</p>

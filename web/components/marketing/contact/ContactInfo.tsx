@@ -1,7 +1,7 @@
 import { Clock } from "lucide-react";
 import { CONTACT_OFFICE_HOURS_SUMMARY } from "../../../../common/texts";
 import { usePublicConfig } from "../../../lib/usePublicConfig";
-import { Skeleton } from "../../ui/skeleton";
+import { Skeleton } from "../../ui/Skeleton";
 import { contactLines, type ContactLine } from "../ContactLines";
 
 function Row({ icon: Icon, label, value, href }: Omit<ContactLine, "key">) {

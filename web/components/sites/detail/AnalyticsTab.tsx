@@ -16,15 +16,15 @@ import { useNow } from "../../../lib/useNow";
 import { cn } from "../../../lib/cn";
 import {
   AnalyticsEmpty,
-  AnalyticsError,
   AnalyticsSkeleton,
 } from "../../analytics/AnalyticsStates";
 import { Breakdowns } from "../../analytics/Breakdowns";
 import { formatCount, parseRange } from "../../analytics/format";
 import { RangePicker } from "../../analytics/RangePicker";
+import { LoadError } from "../../ui/LoadError";
 import { ChartLegend, TimeSeriesChart } from "../../analytics/TimeSeriesChart";
 import { TotalsCards } from "../../analytics/TotalsCards";
-import { listStatusOf } from "../site-list";
+import { listStatusOf } from "../siteList";
 
 export function AnalyticsTab({ site }: { site: SiteResponse }) {
   const [search, setSearch] = useSearchParams();
@@ -46,7 +46,8 @@ export function AnalyticsTab({ site }: { site: SiteResponse }) {
   let body;
   if (!data) {
     body = analytics.isError ? (
-      <AnalyticsError
+      <LoadError
+        title={ANALYTICS_TEXT.loadFailed}
         message={analytics.error.message}
         onRetry={() => void analytics.refetch()}
         retrying={analytics.isFetching}

@@ -11,8 +11,8 @@ import {
 import { formatBytes, timeAgo } from "../../../../common/format";
 import { SITE_TEXT, type DeploymentResponse } from "../../../../common/sites";
 import { cn } from "../../../lib/cn";
-import { Button } from "../../ui/button";
-import { Spinner } from "../../ui/spinner";
+import { Button } from "../../ui/Button";
+import { Spinner } from "../../ui/Spinner";
 
 export function DeploymentCard({
   deployment,

@@ -10,20 +10,12 @@ import {
 } from "../../../../common/sites";
 import { useDeployments, useStats } from "../../../lib/queries";
 import { PLANS } from "../../../../common/plans";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../../ui/alert-dialog";
-import { Button } from "../../ui/button";
-import { Skeleton } from "../../ui/skeleton";
-import { Spinner } from "../../ui/spinner";
-import { displayUrl } from "../site-list";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
+import { LoadError } from "../../ui/LoadError";
+import { Loading, SkeletonRow } from "../../ui/Skeleton";
+import { Spinner } from "../../ui/Spinner";
+import { displayUrl } from "../siteList";
 import { useNow } from "../../../lib/useNow";
 import { useDeploySite, useRollback } from "./actions";
 import { DeploymentCard } from "./DeploymentCard";
@@ -87,21 +79,24 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
         </Button>
       </div>
 
-      {!list ? (
-        <ul className="flex flex-col gap-3" aria-busy>
+      {!list && deployments.isError ? (
+        <LoadError
+          title="Failed to load deployments"
+          message={deployments.error.message}
+          onRetry={() => void deployments.refetch()}
+          retrying={deployments.isFetching}
+        />
+      ) : !list ? (
+        <Loading label="Loading deployments" className="flex flex-col gap-3">
           {[0, 1, 2].map((row) => (
-            <li
+            <SkeletonRow
               key={row}
-              className="flex gap-3.5 rounded-xl border bg-card p-5"
-            >
-              <Skeleton className="size-9 rounded-full" />
-              <div className="flex flex-1 flex-col gap-2">
-                <Skeleton className="h-4 w-48" />
-                <Skeleton className="h-3 w-64 max-w-full" />
-              </div>
-            </li>
+              media="size-9 rounded-full"
+              lines={["w-48", "w-64"]}
+              className="gap-3.5 rounded-xl border bg-card p-5"
+            />
           ))}
-        </ul>
+        </Loading>
       ) : list.length === 0 ? (
         <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-14 text-center sm:py-20">
           <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
@@ -129,46 +124,29 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
         </ol>
       )}
 
-      <AlertDialog
+      <ConfirmDialog
         open={target !== null}
-        onOpenChange={(open) => !open && !rollback.isPending && setTarget(null)}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              {goingBack
-                ? `Roll back to version ${target?.version}?`
-                : `Make version ${target?.version} live?`}
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              Visitors of{" "}
-              <span className="font-medium text-foreground">
-                {displayUrl(site)}
-              </span>{" "}
-              will see version {target?.version} right away. No version is
-              deleted, so you can switch back at any time.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={rollback.isPending}>
-              Cancel
-            </AlertDialogCancel>
-            <AlertDialogAction
-              disabled={rollback.isPending}
-              onClick={(event) => {
-                event.preventDefault();
-                if (target)
-                  rollback.mutate(target, { onSettled: () => setTarget(null) });
-              }}
-            >
-              {rollback.isPending && (
-                <Spinner className="size-4 text-current" label="Switching" />
-              )}
-              {goingBack ? "Roll back" : "Make live"}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        onOpenChange={(open) => !open && setTarget(null)}
+        title={
+          goingBack
+            ? `Roll back to version ${target?.version}?`
+            : `Make version ${target?.version} live?`
+        }
+        description={
+          <>
+            Visitors of{" "}
+            <span className="font-medium text-foreground">
+              {displayUrl(site)}
+            </span>{" "}
+            will see version {target?.version} right away. No version is
+            deleted, so you can switch back at any time.
+          </>
+        }
+        confirmLabel={goingBack ? "Roll back" : "Make live"}
+        pendingLabel="Switching"
+        failureTitle="Failed to change the live version"
+        onConfirm={() => (target ? rollback.mutateAsync(target) : undefined)}
+      />
     </section>
   );
 }

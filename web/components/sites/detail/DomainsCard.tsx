@@ -12,7 +12,7 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
+} from "../../ui/Card";
 import { ProFeaturePrompt } from "./ProFeaturePrompt";
 
 export function DomainsCard({ site }: { site: SiteResponse }) {
@@ -48,6 +48,7 @@ export function DomainsCard({ site }: { site: SiteResponse }) {
           domains={domains.data}
           failed={domains.isError}
           onRetry={() => void domains.refetch()}
+          retrying={domains.isFetching}
           showSite={false}
           compact
           emptyBody="Domains you add show here, with the DNS records to create and their status."

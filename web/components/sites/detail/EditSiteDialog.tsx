@@ -11,9 +11,9 @@ import {
   UpdateSiteRequest,
   type SiteResponse,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -21,13 +21,12 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog";
-import { FieldError } from "../../ui/field-error";
-import { Input } from "../../ui/input";
-import { Label } from "../../ui/label";
-import { Spinner } from "../../ui/spinner";
-import { Textarea } from "../../ui/textarea";
-import { errorDescription, siteUrl } from "./actions";
+} from "../../ui/Dialog";
+import { FormField, describedBy } from "../../ui/FormField";
+import { Input } from "../../ui/Input";
+import { Spinner } from "../../ui/Spinner";
+import { Textarea } from "../../ui/Textarea";
+import { siteUrl } from "./actions";
 
 type EditInput = z.input<typeof UpdateSiteRequest>;
 
@@ -110,50 +109,45 @@ export function EditSiteDialog({
           className="mt-5 grid gap-5"
           onSubmit={handleSubmit((values) => save.mutate(values))}
         >
-          <div className="grid gap-2">
-            <Label htmlFor="edit-site-name">Site Name</Label>
+          <FormField
+            id="edit-site-name"
+            label="Site Name"
+            error={errors.name?.message}
+          >
             <Input
               id="edit-site-name"
               maxLength={SITE_NAME_MAX}
               autoComplete="off"
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={
-                errors.name ? "edit-site-name-error" : undefined
-              }
+              {...describedBy("edit-site-name", errors.name?.message)}
               {...register("name")}
             />
-            <FieldError
-              id="edit-site-name-error"
-              message={errors.name?.message}
-            />
-          </div>
-          <div className="grid gap-2">
-            <div className="flex items-baseline justify-between gap-2">
-              <Label htmlFor="edit-site-description">Description</Label>
+          </FormField>
+          <FormField
+            id="edit-site-description"
+            label="Description"
+            aside={
               <span
                 className="text-xs tabular-nums text-muted-foreground"
                 aria-hidden
               >
                 {description.length}/{SITE_DESCRIPTION_MAX}
               </span>
-            </div>
+            }
+            error={errors.description?.message}
+          >
             <Textarea
               id="edit-site-description"
               rows={4}
               maxLength={SITE_DESCRIPTION_MAX}
               placeholder="What is this site for? (optional)"
               className="min-h-24 resize-y"
-              aria-invalid={errors.description ? true : undefined}
-              aria-describedby={
-                errors.description ? "edit-site-description-error" : undefined
-              }
+              {...describedBy(
+                "edit-site-description",
+                errors.description?.message,
+              )}
               {...register("description")}
             />
-            <FieldError
-              id="edit-site-description-error"
-              message={errors.description?.message}
-            />
-          </div>
+          </FormField>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <DialogClose asChild>
               <Button type="button" variant="outline" disabled={save.isPending}>

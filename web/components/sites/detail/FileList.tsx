@@ -3,15 +3,15 @@
 import { Download, ExternalLink, MoreHorizontal, Trash2 } from "lucide-react";
 import { fileTypeLabel, formatBytes } from "../../../../common/format";
 import type { SiteFileResponse } from "../../../../common/sites";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Menu,
   MenuContent,
   MenuItem,
   MenuSeparator,
   MenuTrigger,
-} from "../../ui/dropdown-menu-dashboard";
-import { Skeleton } from "../../ui/skeleton";
+} from "../../ui/Menu";
+import { Skeleton } from "../../ui/Skeleton";
 import {
   Table,
   TableBody,
@@ -19,7 +19,7 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../ui/table";
+} from "../../ui/Table";
 import { siteUrl } from "./actions";
 import { FileIcon } from "./FileIcon";
 

@@ -1,21 +1,16 @@
 // The Files tab: the folder named by ?path=a/b, its contents, and the dialogs that change them.
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import {
-  AlertCircle,
-  FolderOpen,
-  FolderPlus,
-  RefreshCw,
-  Upload,
-} from "lucide-react";
+import { FolderOpen, FolderPlus, Upload } from "lucide-react";
 import {
   SITE_TEXT,
   type SiteFileResponse,
   type SiteResponse,
 } from "../../../../common/sites";
 import { useSiteFiles } from "../../../lib/queries";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { LoadError } from "../../ui/LoadError";
 import { DeleteFileDialog } from "./DeleteFileDialog";
 import { FileList } from "./FileList";
 import { FolderBreadcrumb } from "./FolderBreadcrumb";
@@ -64,23 +59,14 @@ export function FilesTab({
   let body;
   if (files.isError && !files.data) {
     body = (
-      <div className="flex flex-col items-center gap-3 px-6 py-14 text-center">
-        <AlertCircle className="size-8 text-destructive" aria-hidden />
-        <div>
-          <p className="font-medium">{SITE_TEXT.filesFailed}</p>
-          <p className="mt-1 text-sm text-muted-foreground">
-            {files.error.message}
-          </p>
-        </div>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => void files.refetch()}
-        >
-          <RefreshCw aria-hidden />
-          Try again
-        </Button>
-      </div>
+      <LoadError
+        heading="h3"
+        title={SITE_TEXT.filesFailed}
+        message={files.error.message}
+        onRetry={() => void files.refetch()}
+        retrying={files.isFetching}
+        className="rounded-none border-0"
+      />
     );
   } else if (files.data && files.data.length === 0) {
     body = (

@@ -1,9 +1,14 @@
-import { useState, type FormEvent } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import { SITE_TEXT, type FolderResponse } from "../../../../common/sites";
-import { api } from "../../../lib/api";
-import { Button } from "../../ui/button";
+import {
+  NewFolderForm,
+  SITE_TEXT,
+  type FolderResponse,
+} from "../../../../common/sites";
+import { api, errorDescription } from "../../../lib/api";
+import { Button } from "../../ui/Button";
 import {
   Dialog,
   DialogClose,
@@ -11,11 +16,11 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog";
-import { Input } from "../../ui/input";
-import { Label } from "../../ui/label";
-import { Spinner } from "../../ui/spinner";
-import { errorDescription, refreshSite, siteUrl } from "./actions";
+} from "../../ui/Dialog";
+import { Input } from "../../ui/Input";
+import { FormField } from "../../ui/FormField";
+import { Spinner } from "../../ui/Spinner";
+import { refreshSite, siteUrl } from "./actions";
 import { breadcrumbsFromPath } from "./paths";
 
 /** 'Create New Folder' in the folder being viewed. */
@@ -31,7 +36,10 @@ export function NewFolderDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const queryClient = useQueryClient();
-  const [name, setName] = useState("");
+  const { register, handleSubmit, reset } = useForm<NewFolderForm>({
+    resolver: zodResolver(NewFolderForm),
+    defaultValues: { name: "" },
+  });
   const create = useMutation({
     mutationFn: (folderName: string) =>
       api<FolderResponse>(siteUrl(siteId, "/folders"), {
@@ -42,7 +50,7 @@ export function NewFolderDialog({
       toast.success(SITE_TEXT.folderCreated, {
         description: SITE_TEXT.folderCreatedDescription(folderName),
       });
-      setName("");
+      reset();
       onOpenChange(false);
     },
     onError: (error) =>
@@ -52,17 +60,14 @@ export function NewFolderDialog({
     onSettled: () => refreshSite(queryClient, siteId),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) {
+  // The spec tells a missing name in a toast, not under the field.
+  const submit = handleSubmit(
+    ({ name }) => create.mutate(name),
+    () =>
       toast.error(SITE_TEXT.folderNameRequired, {
         description: SITE_TEXT.folderNameRequiredDescription,
-      });
-      return;
-    }
-    create.mutate(trimmed);
-  };
+      }),
+  );
 
   const location = breadcrumbsFromPath(parent)
     .map((crumb) => crumb.label)
@@ -82,17 +87,15 @@ export function NewFolderDialog({
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} className="mt-5 grid gap-5">
-          <div className="grid gap-2">
-            <Label htmlFor="new-folder-name">{SITE_TEXT.folderNameLabel}</Label>
+          <FormField id="new-folder-name" label={SITE_TEXT.folderNameLabel}>
             <Input
               id="new-folder-name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
               placeholder={SITE_TEXT.folderNamePlaceholder}
               autoComplete="off"
               autoFocus
+              {...register("name")}
             />
-          </div>
+          </FormField>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <DialogClose asChild>
               <Button

@@ -3,30 +3,23 @@
 // old password's version). A Free user sees the fields disabled and a way to the plans dialog;
 // removing stays possible, so a site protected while on Pro can be opened after a downgrade.
 import { ProFeaturePrompt } from "./ProFeaturePrompt";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LockKeyhole } from "lucide-react";
 import { toast } from "sonner";
 import { PLANS } from "../../../../common/plans";
 import {
-  SetSitePasswordRequest,
+  SetSitePasswordForm,
   SITE_PASSWORD_TEXT,
+  type SetSitePasswordRequest,
   type SiteResponse,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from "../../ui/alert-dialog";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import {
   Card,
   CardContent,
@@ -34,17 +27,11 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
-import { FieldError } from "../../ui/field-error";
-import { Label } from "../../ui/label";
-import { PasswordInput } from "../../ui/password-input";
-import { Spinner } from "../../ui/spinner";
-import { errorDescription, siteUrl } from "./actions";
-
-interface Errors {
-  password?: string | undefined;
-  confirm?: string | undefined;
-}
+} from "../../ui/Card";
+import { FormField, describedBy } from "../../ui/FormField";
+import { PasswordInput } from "../../ui/PasswordInput";
+import { Spinner } from "../../ui/Spinner";
+import { siteUrl } from "./actions";
 
 export function PasswordCard({ site }: { site: SiteResponse }) {
   const queryClient = useQueryClient();
@@ -52,9 +39,16 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
   const planId = stats.data?.plan;
   // Until the plan is known the fields wait, rather than flash an upgrade prompt at Pro users.
   const allowed = planId ? PLANS[planId].passwordProtection : false;
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors },
+  } = useForm<SetSitePasswordForm>({
+    resolver: zodResolver(SetSitePasswordForm),
+    defaultValues: { password: "", confirm: "" },
+  });
   const [confirmRemove, setConfirmRemove] = useState(false);
 
   const updated = (next: SiteResponse) => {
@@ -73,14 +67,12 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
       }),
     onSuccess: (next) => {
       updated(next);
-      setPassword("");
-      setConfirm("");
-      setErrors({});
+      reset();
       toast.success(SITE_PASSWORD_TEXT.saved);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.fields)
-        setErrors({ password: error.fields.password });
+      const refused = error instanceof ApiError ? error.fields?.password : undefined;
+      if (refused) setError("password", { message: refused });
       toast.error(SITE_PASSWORD_TEXT.saveFailed, {
         description: errorDescription(error),
       });
@@ -92,24 +84,11 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
       api<SiteResponse>(siteUrl(site.id, "/password"), { method: "DELETE" }),
     onSuccess: (next) => {
       updated(next);
-      setConfirmRemove(false);
       toast.success(SITE_PASSWORD_TEXT.removed);
     },
-    onError: (error) =>
-      toast.error(SITE_PASSWORD_TEXT.removeFailed, {
-        description: errorDescription(error),
-      }),
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = SetSitePasswordRequest.safeParse({ password });
-    if (!parsed.success)
-      return setErrors({ password: parsed.error.issues[0]?.message });
-    if (confirm !== password)
-      return setErrors({ confirm: SITE_PASSWORD_TEXT.mismatch });
-    save.mutate(parsed.data);
-  };
+  const submit = handleSubmit(({ password }) => save.mutate({ password }));
 
   const busy = save.isPending || remove.isPending;
   const disabled = !allowed || busy || site.is_deleted;
@@ -138,57 +117,41 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 pt-6 sm:grid-cols-2">
-          <div className="grid content-start gap-2">
-            <Label htmlFor="site-password">
-              {isProtected ? "New password" : "Password"}
-            </Label>
+          <FormField
+            id="site-password"
+            label={isProtected ? "New password" : "Password"}
+            error={errors.password?.message}
+          >
             <PasswordInput
               id="site-password"
               autoComplete="new-password"
-              value={password}
-              onChange={(event) => {
-                setPassword(event.target.value);
-                setErrors({});
-              }}
               disabled={disabled}
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={
-                errors.password ? "site-password-error" : undefined
-              }
+              {...describedBy("site-password", errors.password?.message)}
+              {...register("password")}
             />
-            <FieldError id="site-password-error" message={errors.password} />
-          </div>
-          <div className="grid content-start gap-2">
-            <Label htmlFor="site-password-confirm">Confirm password</Label>
+          </FormField>
+          <FormField
+            id="site-password-confirm"
+            label="Confirm password"
+            error={errors.confirm?.message}
+          >
             <PasswordInput
               id="site-password-confirm"
               autoComplete="new-password"
-              value={confirm}
-              onChange={(event) => {
-                setConfirm(event.target.value);
-                setErrors((e) => ({ ...e, confirm: undefined }));
-              }}
               disabled={disabled}
-              aria-invalid={errors.confirm ? true : undefined}
-              aria-describedby={
-                errors.confirm ? "site-password-confirm-error" : undefined
-              }
+              {...describedBy("site-password-confirm", errors.confirm?.message)}
+              {...register("confirm")}
             />
-            <FieldError
-              id="site-password-confirm-error"
-              message={errors.confirm}
-            />
-          </div>
+          </FormField>
           {planId && !allowed ? (
             <ProFeaturePrompt feature="Password protection is a Pro feature." action="Upgrade to Pro to protect this site." planId={planId} />
           ) : null}
         </CardContent>
         <CardFooter className="flex flex-wrap justify-end gap-2 border-t pt-4">
-          <AlertDialog
+          <ConfirmDialog
             open={confirmRemove}
-            onOpenChange={(open) => !remove.isPending && setConfirmRemove(open)}
-          >
-            <AlertDialogTrigger asChild>
+            onOpenChange={setConfirmRemove}
+            trigger={
               <Button
                 type="button"
                 variant="outline"
@@ -196,34 +159,15 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
               >
                 Remove password
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle>Remove the password?</AlertDialogTitle>
-                <AlertDialogDescription>
-                  Anyone with the address will be able to see the site again.
-                </AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel disabled={remove.isPending}>
-                  Cancel
-                </AlertDialogCancel>
-                <AlertDialogAction
-                  variant="destructive"
-                  disabled={remove.isPending}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    remove.mutate();
-                  }}
-                >
-                  {remove.isPending && (
-                    <Spinner className="size-4 text-current" label="Removing" />
-                  )}
-                  Remove
-                </AlertDialogAction>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            }
+            title="Remove the password?"
+            description="Anyone with the address will be able to see the site again."
+            confirmLabel="Remove"
+            pendingLabel="Removing"
+            destructive
+            failureTitle={SITE_PASSWORD_TEXT.removeFailed}
+            onConfirm={() => remove.mutateAsync()}
+          />
           <Button type="submit" disabled={disabled}>
             {save.isPending ? <Spinner /> : null}
             {isProtected ? "Change password" : "Set password"}

@@ -2,7 +2,7 @@
 import { Sparkles } from "lucide-react";
 import type { PlanId } from "../../../../common/plans";
 import { UpgradeDialog } from "../../dashboard/UpgradeDialog";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 
 export function ProFeaturePrompt({ feature, action, planId }: { feature: string; action: string; planId: PlanId }) {
   return (

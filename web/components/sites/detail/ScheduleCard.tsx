@@ -3,19 +3,20 @@
 // A Free user sees the fields disabled and a way to the plans dialog; clearing stays possible,
 // so a site scheduled while on Pro can be taken off after a downgrade.
 import { ProFeaturePrompt } from "./ProFeaturePrompt";
-import { useEffect, useState, type FormEvent } from "react";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toast } from "sonner";
 import { PLANS } from "../../../../common/plans";
 import {
   SCHEDULE_TEXT,
-  UpdateScheduleRequest,
   type SiteResponse,
+  type UpdateScheduleRequest,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Card,
   CardContent,
@@ -23,16 +24,12 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
-import { FieldError } from "../../ui/field-error";
-import { Input } from "../../ui/input";
-import { Label } from "../../ui/label";
-import { Spinner } from "../../ui/spinner";
-import { errorDescription, siteUrl } from "./actions";
-import { fromLocalInput, toLocalInput } from "./schedule";
-
-type Field = "expiresAt" | "publishAt";
-type Errors = Partial<Record<Field, string>>;
+} from "../../ui/Card";
+import { FormField, describedBy } from "../../ui/FormField";
+import { Input } from "../../ui/Input";
+import { Spinner } from "../../ui/Spinner";
+import { siteUrl } from "./actions";
+import { ScheduleForm, toLocalInput, type ScheduleFields } from "./schedule";
 
 export function ScheduleCard({ site }: { site: SiteResponse }) {
   const queryClient = useQueryClient();
@@ -40,15 +37,20 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
   const planId = stats.data?.plan;
   // Until the plan is known the fields wait, rather than flash an upgrade prompt at Pro users.
   const allowed = planId ? PLANS[planId].siteExpiry : false;
-  const [expires, setExpires] = useState(toLocalInput(site.expires_at));
-  const [publish, setPublish] = useState(toLocalInput(site.publish_at));
-  const [errors, setErrors] = useState<Errors>({});
-
-  // A save elsewhere (another tab, the event stream) shows here too.
-  useEffect(() => {
-    setExpires(toLocalInput(site.expires_at));
-    setPublish(toLocalInput(site.publish_at));
-  }, [site.expires_at, site.publish_at]);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    formState: { errors },
+  } = useForm<ScheduleFields, unknown, UpdateScheduleRequest>({
+    resolver: zodResolver(ScheduleForm),
+    // The site as it is now: a save elsewhere (another tab, the event stream) shows here too.
+    values: {
+      expiresAt: toLocalInput(site.expires_at),
+      publishAt: toLocalInput(site.publish_at),
+    },
+  });
 
   const save = useMutation({
     mutationFn: (body: UpdateScheduleRequest) =>
@@ -62,16 +64,13 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
         queryKey: queryKeys.sites,
         exact: true,
       });
-      setErrors({});
       const cleared = body.expiresAt === null && body.publishAt === null;
       toast.success(cleared ? SCHEDULE_TEXT.cleared : SCHEDULE_TEXT.saved);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.fields) {
-        setErrors({
-          expiresAt: error.fields.expiresAt,
-          publishAt: error.fields.publishAt,
-        });
+      for (const field of ["expiresAt", "publishAt"] as const) {
+        const message = error instanceof ApiError ? error.fields?.[field] : undefined;
+        if (message) setError(field, { message });
       }
       toast.error(SCHEDULE_TEXT.saveFailed, {
         description: errorDescription(error),
@@ -79,34 +78,11 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const expiresAt = fromLocalInput(expires);
-    const publishAt = fromLocalInput(publish);
-    if (expiresAt === undefined || publishAt === undefined) {
-      return setErrors({
-        expiresAt:
-          expiresAt === undefined ? SCHEDULE_TEXT.invalidTime : undefined,
-        publishAt:
-          publishAt === undefined ? SCHEDULE_TEXT.invalidTime : undefined,
-      });
-    }
-    // The server's own rules, checked here first so the message sits under its field at once.
-    const parsed = UpdateScheduleRequest.safeParse({ expiresAt, publishAt });
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        next[field] ??= issue.message;
-      }
-      return setErrors(next);
-    }
-    save.mutate(parsed.data);
-  };
+  const submit = handleSubmit((body) => save.mutate(body));
 
   const clear = () => {
-    setExpires("");
-    setPublish("");
+    setValue("expiresAt", "");
+    setValue("publishAt", "");
     save.mutate({ expiresAt: null, publishAt: null });
   };
 
@@ -130,30 +106,34 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 pt-6 sm:grid-cols-2">
-          <TimeField
+          <FormField
             id="schedule-expires"
             label="Expires"
             hint='After this, every address of the site shows "This site has expired".'
-            value={expires}
-            onChange={(value) => {
-              setExpires(value);
-              setErrors((e) => ({ ...e, expiresAt: undefined }));
-            }}
-            error={errors.expiresAt}
-            disabled={disabled}
-          />
-          <TimeField
+            error={errors.expiresAt?.message}
+          >
+            <Input
+              id="schedule-expires"
+              type="datetime-local"
+              disabled={disabled}
+              {...describedBy("schedule-expires", errors.expiresAt?.message, true)}
+              {...register("expiresAt")}
+            />
+          </FormField>
+          <FormField
             id="schedule-publish"
             label="Goes live"
             hint="Until this, the site answers as if it did not exist."
-            value={publish}
-            onChange={(value) => {
-              setPublish(value);
-              setErrors((e) => ({ ...e, publishAt: undefined }));
-            }}
-            error={errors.publishAt}
-            disabled={disabled}
-          />
+            error={errors.publishAt?.message}
+          >
+            <Input
+              id="schedule-publish"
+              type="datetime-local"
+              disabled={disabled}
+              {...describedBy("schedule-publish", errors.publishAt?.message, true)}
+              {...register("publishAt")}
+            />
+          </FormField>
           {planId && !allowed ? (
             <ProFeaturePrompt feature="Site expiry and go-live times are a Pro feature." action="Upgrade to Pro to schedule this site." planId={planId} />
           ) : null}
@@ -174,42 +154,5 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
         </CardFooter>
       </form>
     </Card>
-  );
-}
-
-function TimeField({
-  id,
-  label,
-  hint,
-  value,
-  onChange,
-  error,
-  disabled,
-}: {
-  id: string;
-  label: string;
-  hint: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string | undefined;
-  disabled: boolean;
-}) {
-  return (
-    <div className="grid content-start gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        type="datetime-local"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
-      />
-      <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-        {hint}
-      </p>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
   );
 }

@@ -1,15 +1,15 @@
 import type { ReactNode } from "react";
 import { Pencil } from "lucide-react";
 import { SITE_TEXT, type SiteResponse } from "../../../../common/sites";
-import { Button } from "../../ui/button";
+import { Button } from "../../ui/Button";
 import {
   Card,
   CardContent,
   CardDescription,
   CardHeader,
   CardTitle,
-} from "../../ui/card";
-import { hostOf } from "../site-list";
+} from "../../ui/Card";
+import { hostOf } from "../siteList";
 import { DomainsCard } from "./DomainsCard";
 import { PasswordCard } from "./PasswordCard";
 import { ScheduleCard } from "./ScheduleCard";

@@ -1,10 +1,11 @@
 // The site page before it has a site: loading, missing, or failed.
 import { Link } from "react-router";
-import { AlertTriangle, ArrowLeft, RefreshCw, SearchX } from "lucide-react";
+import { ArrowLeft, SearchX } from "lucide-react";
 import { SITE_TEXT } from "../../../../common/sites";
-import { Button } from "../../ui/button";
-import { Card } from "../../ui/card";
-import { Skeleton } from "../../ui/skeleton";
+import { Button } from "../../ui/Button";
+import { Card } from "../../ui/Card";
+import { LoadError } from "../../ui/LoadError";
+import { Loading, Skeleton } from "../../ui/Skeleton";
 
 // The page's background is itself muted, so placeholders on it need a darker tint than the
 // default skeleton to be seen.
@@ -12,7 +13,7 @@ const ON_PAGE = "bg-muted-foreground/12";
 
 export function SiteDetailSkeleton() {
   return (
-    <div className="flex flex-col gap-6" aria-busy aria-label="Loading site">
+    <Loading label="Loading site" className="flex flex-col gap-6">
       <Skeleton className={`h-5 w-28 ${ON_PAGE}`} />
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="flex items-start gap-4">
@@ -48,7 +49,7 @@ export function SiteDetailSkeleton() {
           </div>
         ))}
       </Card>
-    </div>
+    </Loading>
   );
 }
 
@@ -85,33 +86,27 @@ export function SiteNotFound() {
 export function SiteLoadFailed({
   message,
   onRetry,
+  retrying,
 }: {
   message: string;
   onRetry: () => void;
+  retrying: boolean;
 }) {
   return (
-    <Centered>
-      <span className="flex size-14 items-center justify-center rounded-2xl bg-destructive/10 text-destructive">
-        <AlertTriangle className="size-7" aria-hidden />
-      </span>
-      <h1 className="mt-5 text-xl font-semibold tracking-tight">
-        {SITE_TEXT.loadFailed}
-      </h1>
-      <p className="mt-2 max-w-sm text-sm leading-relaxed text-muted-foreground">
-        {message}
-      </p>
-      <div className="mt-6 flex flex-wrap justify-center gap-2">
-        <Button variant="outline" asChild>
-          <Link to="/dashboard/sites">
-            <ArrowLeft aria-hidden />
-            {SITE_TEXT.backToSites}
-          </Link>
-        </Button>
-        <Button onClick={onRetry}>
-          <RefreshCw aria-hidden />
-          Try again
-        </Button>
-      </div>
-    </Centered>
+    <LoadError
+      heading="h1"
+      title={SITE_TEXT.loadFailed}
+      message={message}
+      onRetry={onRetry}
+      retrying={retrying}
+      className="mx-auto mt-6 w-full max-w-lg"
+    >
+      <Button variant="outline" asChild>
+        <Link to="/dashboard/sites">
+          <ArrowLeft aria-hidden />
+          {SITE_TEXT.backToSites}
+        </Link>
+      </Button>
+    </LoadError>
   );
 }

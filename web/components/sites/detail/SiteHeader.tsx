@@ -21,21 +21,12 @@ import {
   type SiteResponse,
 } from "../../../../common/sites";
 import { formatBytes } from "../../../../common/format";
-import { Button } from "../../ui/button";
-import { Spinner } from "../../ui/spinner";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../../ui/alert-dialog";
+import { Button } from "../../ui/Button";
+import { Spinner } from "../../ui/Spinner";
+import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { SiteAvatar } from "../SiteAvatar";
 import { SiteStatusBadge } from "../SiteStatusBadge";
-import { displayUrl } from "../site-list";
+import { displayUrl } from "../siteList";
 import { useDeleteSite, useDeploySite, useRestoreSite } from "./actions";
 import { ScheduleBadge } from "./ScheduleBadge";
 
@@ -201,55 +192,42 @@ function DeleteSiteButton({ site }: { site: SiteResponse }) {
   const navigate = useNavigate();
   const remove = useDeleteSite(site.id);
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
-      onOpenChange={(next) => !remove.isPending && setOpen(next)}
-    >
-      <Button
-        variant="outline"
-        className="text-destructive hover:border-destructive/40 hover:bg-destructive/5 hover:text-destructive"
-        onClick={() => setOpen(true)}
-      >
-        <Trash2 aria-hidden />
-        {SITE_TEXT.delete}
-      </Button>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <div className="mb-1 flex size-10 items-center justify-center rounded-full bg-destructive/10 text-destructive">
-            <Trash2 className="size-5" aria-hidden />
-          </div>
-          <AlertDialogTitle>{SITE_TEXT.deleteTitle}</AlertDialogTitle>
-          <AlertDialogDescription>
-            <strong className="font-medium text-foreground">{site.name}</strong>{" "}
-            and all its files will be permanently deleted after{" "}
-            {DELETION_GRACE_DAYS} days. It goes offline now, and you can restore
-            it at any time within that period.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={remove.isPending}>
-            Cancel
-          </AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={remove.isPending}
-            onClick={(event) => {
-              event.preventDefault();
-              // mutateAsync, not mutate's callbacks: storing the deleted site swaps these actions
-              // for 'Restore Site', which unmounts this button before such callbacks would run.
-              remove.mutateAsync().then(
-                () => void navigate("/dashboard/sites"),
-                () => setOpen(false),
-              );
-            }}
-          >
-            {remove.isPending && (
-              <Spinner className="size-4 text-current" label="Deleting" />
-            )}
-            {SITE_TEXT.deleteConfirm}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      onOpenChange={setOpen}
+      trigger={
+        <Button
+          variant="outline"
+          className="text-destructive hover:border-destructive/40 hover:bg-destructive/5 hover:text-destructive"
+        >
+          <Trash2 aria-hidden />
+          {SITE_TEXT.delete}
+        </Button>
+      }
+      icon={
+        <div className="mb-1 flex size-10 items-center justify-center rounded-full bg-destructive/10 text-destructive">
+          <Trash2 className="size-5" aria-hidden />
+        </div>
+      }
+      title={SITE_TEXT.deleteTitle}
+      description={
+        <>
+          <strong className="font-medium text-foreground">{site.name}</strong>{" "}
+          and all its files will be permanently deleted after{" "}
+          {DELETION_GRACE_DAYS} days. It goes offline now, and you can restore
+          it at any time within that period.
+        </>
+      }
+      confirmLabel={SITE_TEXT.deleteConfirm}
+      pendingLabel="Deleting"
+      destructive
+      failureTitle={SITE_TEXT.deleteFailed}
+      failureDescription={SITE_TEXT.tryLater}
+      // mutateAsync, not mutate's callbacks: storing the deleted site swaps these actions for
+      // 'Restore Site', which unmounts this button before such callbacks would run.
+      onConfirm={() =>
+        remove.mutateAsync().then(() => void navigate("/dashboard/sites"))
+      }
+    />
   );
 }

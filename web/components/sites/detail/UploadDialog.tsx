@@ -8,15 +8,17 @@ import { X } from "lucide-react";
 import { formatBytes } from "../../../../common/format";
 import { SITE_TEXT, type UploadResponse } from "../../../../common/sites";
 import {
+  formatUploadLimit,
   isZipUpload,
   MAX_UPLOAD_BYTES,
   UPLOAD_TEXT,
 } from "../../../../common/uploads";
-import { ApiError } from "../../../lib/api";
+import { ApiError, errorDescription } from "../../../lib/api";
 import { useStats } from "../../../lib/queries";
 import { uploadFile } from "../../../lib/upload";
-import { Button } from "../../ui/button";
-import { Checkbox } from "../../ui/checkbox";
+import { Button } from "../../ui/Button";
+import { Checkbox } from "../../ui/Checkbox";
+import { DropZone } from "../../ui/DropZone";
 import {
   Dialog,
   DialogClose,
@@ -24,15 +26,14 @@ import {
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog";
-import { Label } from "../../ui/label";
-import { Progress } from "../../ui/progress";
-import { Spinner } from "../../ui/spinner";
-import { errorDescription, refreshSite, siteUrl } from "./actions";
-import { DropZone } from "./DropZone";
+} from "../../ui/Dialog";
+import { Label } from "../../ui/Label";
+import { Progress } from "../../ui/Progress";
+import { Spinner } from "../../ui/Spinner";
+import { refreshSite, siteUrl } from "./actions";
 import { FileIcon } from "./FileIcon";
 import { breadcrumbsFromPath } from "./paths";
-import { checkUpload } from "./uploadCheck";
+import { checkUpload, UPLOAD_ACCEPT } from "../uploadCheck";
 
 type Phase =
   | { step: "idle" }
@@ -66,7 +67,9 @@ export function UploadDialog({
     setPhase({ step: "idle" });
   };
 
-  const choose = (next: File) => {
+  // Only the first file is used, as the spec says.
+  const choose = ([next]: File[]) => {
+    if (!next) return;
     const problem = checkUpload(next, maxBytes);
     if (problem) {
       toast.error(problem.title, { description: problem.description });
@@ -172,7 +175,22 @@ export function UploadDialog({
               </Button>
             </div>
           ) : (
-            <DropZone maxBytes={maxBytes} onFile={choose} />
+            <DropZone
+              accept={UPLOAD_ACCEPT}
+              hint={`HTML, CSS, JS, images, PDF or ZIP · up to ${formatUploadLimit(maxBytes)}`}
+              onFiles={choose}
+            >
+              {() => (
+                <span className="mt-4 text-sm">
+                  <span className="font-medium text-primary">
+                    Click to choose a file
+                  </span>{" "}
+                  <span className="text-muted-foreground">
+                    or drag and drop it here
+                  </span>
+                </span>
+              )}
+            </DropZone>
           )}
 
           {file && zip && (

@@ -12,20 +12,8 @@ import {
   type DeploymentResponse,
   type SiteResponse,
 } from "../../../../common/sites";
-import { api, ApiError } from "../../../lib/api";
+import { api, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
-
-/** The text under a failure toast: the server's message, plus its detail when it gives one. */
-export function errorDescription(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (!error.detail) return error.message;
-    const message = /[.!?]$/.test(error.message)
-      ? error.message
-      : `${error.message}.`;
-    return `${message} ${error.detail}`;
-  }
-  return error instanceof Error ? error.message : SITE_TEXT.tryLater;
-}
 
 export function siteUrl(siteId: string, rest = ""): string {
   return `/api/sites/${encodeURIComponent(siteId)}${rest}`;
@@ -99,6 +87,7 @@ export function useRestoreSite(siteId: string) {
   });
 }
 
+/** Used behind its confirmation, which tells a failure itself. */
 export function useDeleteSite(siteId: string) {
   const { queryClient, store } = useSiteWrite(siteId);
   return useMutation({
@@ -109,12 +98,11 @@ export function useDeleteSite(siteId: string) {
         description: SITE_TEXT.deletedDescription,
       });
     },
-    onError: () =>
-      toast.error(SITE_TEXT.deleteFailed, { description: SITE_TEXT.tryLater }),
     onSettled: () => refreshSite(queryClient, siteId),
   });
 }
 
+/** Used behind its confirmation, which tells a failure itself. */
 export function useRollback(siteId: string) {
   const { queryClient } = useSiteWrite(siteId);
   return useMutation({
@@ -131,10 +119,6 @@ export function useRollback(siteId: string) {
     onSuccess: (deployment) =>
       toast.success(`Version ${deployment.version} is live`, {
         description: "Visitors see this version from now on.",
-      }),
-    onError: (error) =>
-      toast.error("Failed to change the live version", {
-        description: errorDescription(error),
       }),
     onSettled: () => refreshSite(queryClient, siteId),
   });

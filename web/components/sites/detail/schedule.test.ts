@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { SCHEDULE_TEXT } from "../../../../common/sites";
 import {
   fromLocalInput,
+  ScheduleForm,
   scheduleBadge,
   timeUntil,
   toLocalInput,
@@ -62,5 +64,29 @@ describe("scheduleBadge", () => {
   it("counts whole units down", () => {
     expect(timeUntil(new Date(NOW + 47 * 60 * MIN), NOW)).toBe("in 47 hours");
     expect(timeUntil(new Date(NOW + 61 * MIN), NOW)).toBe("in 61 minutes");
+  });
+});
+
+describe("ScheduleForm", () => {
+  const messages = (fields: { expiresAt: string; publishAt: string }) =>
+    ScheduleForm.safeParse(fields).error?.issues.map((issue) => [issue.path.join("."), issue.message]);
+  const inDays = (days: number) => toLocalInput(new Date(Date.now() + days * 24 * 60 * MIN).toISOString());
+
+  it("sends both times as UTC, or null for a blank field", () => {
+    const expires = inDays(3);
+    expect(ScheduleForm.parse({ expiresAt: expires, publishAt: "" })).toEqual({
+      expiresAt: fromLocalInput(expires),
+      publishAt: null,
+    });
+  });
+  it("says which time cannot be read", () => {
+    expect(messages({ expiresAt: "soon", publishAt: "2026-13-45T99:99" })).toEqual([
+      ["expiresAt", SCHEDULE_TEXT.invalidTime],
+      ["publishAt", SCHEDULE_TEXT.invalidTime],
+    ]);
+  });
+  it("puts the server's rules under their fields", () => {
+    expect(messages({ expiresAt: inDays(-1), publishAt: "" })).toEqual([["expiresAt", SCHEDULE_TEXT.expiryInPast]]);
+    expect(messages({ expiresAt: inDays(2), publishAt: inDays(3) })).toEqual([["publishAt", SCHEDULE_TEXT.publishAfterExpiry]]);
   });
 });

@@ -1,6 +1,12 @@
 // The Schedule card's conversions: datetime-local inputs hold the user's local wall time with no
-// zone; the API takes and gives UTC ISO strings. And the header badge's words.
-import { scheduleState, type SiteResponse } from "../../../../common/sites";
+// zone; the API takes and gives UTC ISO strings. Its form, and the header badge's words.
+import { z } from "zod";
+import {
+  SCHEDULE_TEXT,
+  scheduleState,
+  UpdateScheduleRequest,
+  type SiteResponse,
+} from "../../../../common/sites";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -19,6 +25,33 @@ export function fromLocalInput(value: string): string | null | undefined {
   const d = new Date(value); // no zone: the browser reads it as local time
   return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
 }
+
+/**
+ * The Schedule card's form: two datetime-local values in, the server's request out. A time that
+ * cannot be read is said under its field first; then the server's own rules (expiry in the
+ * future, go-live before expiry), so their messages too sit under their field at once.
+ */
+export const ScheduleForm = z
+  .object({ expiresAt: z.string(), publishAt: z.string() })
+  .transform((fields, ctx) => {
+    const expiresAt = fromLocalInput(fields.expiresAt);
+    const publishAt = fromLocalInput(fields.publishAt);
+    if (expiresAt === undefined || publishAt === undefined) {
+      if (expiresAt === undefined)
+        ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.invalidTime });
+      if (publishAt === undefined)
+        ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.invalidTime });
+      return z.NEVER;
+    }
+    const parsed = UpdateScheduleRequest.safeParse({ expiresAt, publishAt });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+export type ScheduleFields = z.input<typeof ScheduleForm>;
 
 /** "in 3 days", "in 5 hours", "in 10 minutes", "in less than a minute". */
 export function timeUntil(at: Date, now: number = Date.now()): string {

@@ -3,7 +3,7 @@ import {
   authErrorMessage,
   isInvalidResetToken,
   loginNoticeFor,
-} from "./auth-errors";
+} from "./authErrors";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../common/texts";
 
 describe("authErrorMessage", () => {

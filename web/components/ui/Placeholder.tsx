@@ -1,6 +1,7 @@
 // The empty and error states of dashboard lists: an icon in a circle, a title, a line of text
 // and optional actions, in a dashed card.
 import type { ReactNode } from "react";
+import { cn } from "../../lib/cn";
 
 export function Placeholder({
   icon,
@@ -8,15 +9,29 @@ export function Placeholder({
   body,
   children,
   tone = "default",
+  heading: Heading = "h2",
+  role,
+  className,
 }: {
   icon: ReactNode;
   title: string;
-  body: string;
+  body?: string | undefined;
   children?: ReactNode;
   tone?: "default" | "error";
+  /** The title's level where it sits: h1 when it is the page's only heading. */
+  heading?: "h1" | "h2" | "h3";
+  /** "alert" for a failure, so screen readers say it at once. */
+  role?: "alert";
+  className?: string;
 }) {
   return (
-    <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-16 text-center">
+    <div
+      role={role}
+      className={cn(
+        "flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-16 text-center",
+        className,
+      )}
+    >
       <span
         className={
           tone === "error"
@@ -26,10 +41,12 @@ export function Placeholder({
       >
         {icon}
       </span>
-      <h2 className="mt-4 text-lg font-semibold tracking-tight">{title}</h2>
-      <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">
-        {body}
-      </p>
+      <Heading className="mt-4 text-lg font-semibold tracking-tight">{title}</Heading>
+      {body && (
+        <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">
+          {body}
+        </p>
+      )}
       {children && (
         <div className="mt-6 flex flex-wrap justify-center gap-2">
           {children}

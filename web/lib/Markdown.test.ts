@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { isSafeHref, Markdown, type MarkdownOptions } from "./markdown";
+import { isSafeHref, Markdown, type MarkdownOptions } from "./Markdown";
 
 const html = (source: string, options: MarkdownOptions = {}) =>
   renderToStaticMarkup(createElement(Markdown, { source, ...options }));

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Check, Copy } from "lucide-react";
 import { cn } from "../../lib/cn";
-import { Button } from "./button";
+import { Button } from "./Button";
 
 export function CopyButton({
   value,

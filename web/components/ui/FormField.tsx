@@ -1,8 +1,12 @@
 import type { ReactNode } from "react";
-import { Label } from "../ui/label";
-import { FieldError } from "../ui/field-error";
+import { FieldError } from "./FieldError";
+import { Label } from "./Label";
 
-/** Label, control, optional hint and error, wired together by id for assistive technology. */
+/**
+ * Every form field in the dashboard: label, control, optional hint and error, wired together by
+ * id for assistive technology. The error takes the hint's place while it shows. The control is
+ * react-hook-form's: `<Input id={id} {...describedBy(id, error)} {...register(name)} />`.
+ */
 export function FormField({
   id,
   label,

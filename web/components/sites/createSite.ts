@@ -1,25 +1,19 @@
 // POST /api/sites with the wizard's fields and file, reporting the two phases the user sees:
 // bytes leaving the browser (real progress), then the server publishing (no progress to report).
-import type { SiteResponse } from "../../../common/sites";
+import type { CreateSiteFields, SiteResponse } from "../../../common/sites";
 import { uploadFile } from "../../lib/upload";
 import type { UploadPhase } from "./UploadProgress";
 
-export interface CreateSiteInput {
-  name: string;
-  description: string;
-  subdomain: string;
-}
-
 export function upload(
   file: File,
-  input: CreateSiteInput,
+  input: CreateSiteFields,
   signal: AbortSignal,
   onPhase: (phase: UploadPhase) => void,
 ): Promise<SiteResponse> {
   return uploadFile<SiteResponse>("/api/sites", file, {
     fields: {
-      name: input.name.trim(),
-      description: input.description.trim() || undefined,
+      name: input.name,
+      description: input.description || undefined,
       subdomain: input.subdomain,
     },
     signal,

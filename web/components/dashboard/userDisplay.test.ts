@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { displayName, initialFor, msToNextMinute } from "./user-display";
+import { displayName, initialFor, msToNextMinute } from "./userDisplay";
 
 describe("displayName", () => {
   it("prefers the profile name", () => {

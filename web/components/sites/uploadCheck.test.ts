@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkUpload } from "./uploadCheck";
+import { checkUpload, UPLOAD_ACCEPT } from "./uploadCheck";
 
 const MB = 1024 * 1024;
 
@@ -11,6 +11,11 @@ describe("checkUpload", () => {
     expect(
       checkUpload({ name: "site.zip", type: "", size: 50 * MB }),
     ).toBeNull();
+  });
+
+  it("accepts by extension or by MIME type, whichever matches", () => {
+    expect(checkUpload({ name: "site.ZIP", type: "", size: 10 })).toBeNull();
+    expect(checkUpload({ name: "report", type: "application/pdf", size: 10 })).toBeNull();
   });
 
   it("refuses other types with the spec's texts", () => {
@@ -40,5 +45,13 @@ describe("checkUpload", () => {
         250 * MB,
       )?.description,
     ).toBe("Maximum file size is 250MB");
+  });
+});
+
+describe("UPLOAD_ACCEPT", () => {
+  it("offers every extension and the MIME types browsers give them", () => {
+    const accepted = UPLOAD_ACCEPT.split(",");
+    for (const entry of [".html", ".zip", ".pdf", "application/x-zip-compressed", "text/javascript"])
+      expect(accepted).toContain(entry);
   });
 });

@@ -1,5 +1,5 @@
-// The dashboard header's menus. Named apart from ui/dropdown-menu.tsx, which belongs to the
-// landing page's navigation.
+// The dashboard's menus (header, row actions, filters). Named apart from ui/DropdownMenu.tsx,
+// which belongs to the landing page's navigation.
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";

@@ -1,38 +1,36 @@
-import { useId, useRef, useState, type DragEvent } from "react";
+// Where a file is dropped or picked, for the wizard and the Files tab. The whole zone is the
+// label of a real file input, which stays in the tab order (visually hidden), so Enter or Space
+// opens the picker and screen readers announce a file input described by the hint.
+import { useId, useRef, useState, type DragEvent, type ReactNode } from "react";
 import { CloudUpload } from "lucide-react";
-import {
-  ALLOWED_EXTENSIONS,
-  ALLOWED_MIME_TYPES,
-} from "../../../common/uploads";
-import { formatBytes } from "../../../common/format";
 import { cn } from "../../lib/cn";
 
-/** Extensions and MIME types, so the picker offers the same files the server accepts. */
-export const ACCEPT = [
-  ...ALLOWED_EXTENSIONS.map((ext) => `.${ext}`),
-  ...new Set(Object.values(ALLOWED_MIME_TYPES).flat()),
-].join(",");
-
-/**
- * Drag a file here or pick one. The real file input stays in the tab order (visually hidden inside
- * the label), so Enter or Space opens the picker and screen readers announce it as a file input.
- */
-export function FileDropzone({
-  onFiles,
-  maxBytes,
+export function DropZone({
+  accept,
+  hint,
   disabled = false,
+  onFiles,
+  children,
 }: {
-  onFiles: (files: File[]) => void;
-  maxBytes: number;
+  /** The input's `accept`: what the picker offers. */
+  accept: string;
+  /** The line under the prompt: the kinds of file and the size limit. */
+  hint: string;
   disabled?: boolean;
+  /** Every file dropped or picked, never an empty list; the caller decides how many it takes. */
+  onFiles: (files: File[]) => void;
+  /** The prompt, which may change while a file is dragged over the zone. */
+  children: (dragging: boolean) => ReactNode;
 }) {
   const id = useId();
-  // Counted rather than a boolean: dragenter/dragleave fire for every child the pointer crosses.
+  // Counted rather than a boolean: dragenter and dragleave fire for every child the pointer crosses.
   const depth = useRef(0);
   const [dragging, setDragging] = useState(false);
 
+  const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes("Files");
+
   function onDragEnter(event: DragEvent) {
-    if (disabled || !event.dataTransfer.types.includes("Files")) return;
+    if (disabled || !carriesFiles(event)) return;
     event.preventDefault();
     depth.current += 1;
     setDragging(true);
@@ -53,9 +51,12 @@ export function FileDropzone({
   return (
     <label
       htmlFor={id}
+      data-dragging={dragging || undefined}
       onDragEnter={onDragEnter}
       onDragOver={(event) => {
-        if (!disabled) event.preventDefault();
+        // Without this the browser opens a dropped file instead of handing it to onDrop.
+        event.preventDefault();
+        event.dataTransfer.dropEffect = disabled ? "none" : "copy";
       }}
       onDragLeave={onDragLeave}
       onDrop={onDrop}
@@ -74,27 +75,14 @@ export function FileDropzone({
       >
         <CloudUpload className="size-6" aria-hidden />
       </span>
-      <span className="mt-4 text-base font-medium">
-        {dragging ? "Drop to upload" : "Upload a file"}
-      </span>
-      <span className="mt-1 text-sm text-muted-foreground">
-        <span className="pointer-coarse:hidden">
-          Drag and drop it here, or{" "}
-          <span className="font-medium text-primary group-hover:underline">
-            browse
-          </span>
-        </span>
-        <span className="hidden pointer-coarse:inline">
-          Tap to choose a file
-        </span>
-      </span>
+      {children(dragging)}
       <span id={`${id}-hint`} className="mt-4 text-xs text-muted-foreground">
-        HTML, PDF, image or ZIP · up to {formatBytes(maxBytes)}
+        {hint}
       </span>
       <input
         id={id}
         type="file"
-        accept={ACCEPT}
+        accept={accept}
         disabled={disabled}
         aria-describedby={`${id}-hint`}
         className="sr-only"

@@ -9,7 +9,7 @@ import {
   matchesQuery,
   parseStatusParam,
   type ListStatus,
-} from "./site-list";
+} from "./siteList";
 
 function site(overrides: Partial<SiteResponse>): SiteResponse {
   return {

@@ -1,5 +1,6 @@
 // The admin page's pure rules: the page number in the address, the range caption, and what an
 // admin may do to a given user.
+import { z } from "zod";
 import type { AdminUser } from "../../../common/admin";
 
 /** `?page=` as a page number from 1; anything else is page 1. */
@@ -57,4 +58,15 @@ export function formatJoined(iso: string): string {
 /** The delete dialog's typed confirmation: the address, ignoring case and surrounding spaces. */
 export function confirmsEmail(typed: string, email: string): boolean {
   return typed.trim().toLowerCase() === email.toLowerCase();
+}
+
+export interface TypedEmail {
+  typed: string;
+}
+
+/** The delete dialog's form: valid once the typed text confirms `email`. */
+export function typedEmailConfirmation(email: string) {
+  return z.object({
+    typed: z.string().refine((typed) => email !== "" && confirmsEmail(typed, email)),
+  });
 }

@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   blockedReason,
   confirmsEmail,
+  typedEmailConfirmation,
   pageCount,
   pageRange,
   parsePageParam,
-} from "./admin-users";
+} from "./adminUsers";
 
 describe("parsePageParam", () => {
   it("reads a positive whole number", () => {
@@ -67,5 +68,14 @@ describe("confirmsEmail", () => {
   it("refuses anything else", () => {
     expect(confirmsEmail("ada@example", "ada@example.com")).toBe(false);
     expect(confirmsEmail("", "ada@example.com")).toBe(false);
+  });
+});
+
+describe("typedEmailConfirmation", () => {
+  it("is the delete form's rule: the address typed, and never for no user", () => {
+    const form = typedEmailConfirmation("ada@example.com");
+    expect(form.safeParse({ typed: " ADA@example.com" }).success).toBe(true);
+    expect(form.safeParse({ typed: "ada@example.co" }).success).toBe(false);
+    expect(typedEmailConfirmation("").safeParse({ typed: "" }).success).toBe(false);
   });
 });

@@ -1,9 +1,16 @@
 // Pure helpers of the two-factor screens: codes, the setup key inside an otpauth:// URI, the
-// backup-code file, and the message for a refused request.
-import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../../common/texts";
-import type { AuthErrorLike } from "../../lib/auth-errors";
+// backup-code file, the setup's code form, and the message for a refused request.
+import { z } from "zod";
+import { AUTH_SCREEN_TEXT, AUTH_TEXT, SETTINGS_TEXT } from "../../../common/texts";
+import type { AuthErrorLike } from "../../lib/authErrors";
 
 export const OTP_LENGTH = 6;
+
+/** The setup's proof that the app works: its current six digits. */
+export const VerifyCodeForm = z.object({
+  code: z.string().length(OTP_LENGTH, SETTINGS_TEXT.twoFactor.codeInvalid),
+});
+export type VerifyCode = z.infer<typeof VerifyCodeForm>;
 
 /** Digits only, at most six: what a pasted "123 456" or "123-456" becomes. */
 export function sanitizeOtp(input: string): string {

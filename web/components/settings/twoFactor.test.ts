@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AUTH_SCREEN_TEXT } from "../../../common/texts";
-import { backupCodesFile, groupSecret, sanitizeOtp, secretFromTotpUri, twoFactorErrorMessage } from "./two-factor";
+import { AUTH_SCREEN_TEXT, SETTINGS_TEXT } from "../../../common/texts";
+import { backupCodesFile, groupSecret, sanitizeOtp, secretFromTotpUri, twoFactorErrorMessage, VerifyCodeForm } from "./twoFactor";
 
 describe("sanitizeOtp", () => {
   it.each([
@@ -46,5 +46,13 @@ describe("twoFactorErrorMessage", () => {
   it("shows the server's message, else a generic one", () => {
     expect(twoFactorErrorMessage({ status: 400, message: "Invalid password" })).toBe("Invalid password");
     expect(twoFactorErrorMessage({ status: 500 })).toBe("An unexpected error occurred");
+  });
+});
+
+describe("VerifyCodeForm", () => {
+  it("takes six digits, and says the code is wrong otherwise", () => {
+    expect(VerifyCodeForm.safeParse({ code: "123456" }).success).toBe(true);
+    const short = VerifyCodeForm.safeParse({ code: "12345" });
+    expect(short.error?.issues.map((issue) => issue.message)).toEqual([SETTINGS_TEXT.twoFactor.codeInvalid]);
   });
 });

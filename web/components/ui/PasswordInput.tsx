@@ -2,7 +2,7 @@ import { useState, type ComponentProps } from "react";
 import { Eye, EyeOff } from "lucide-react";
 import { AUTH_SCREEN_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
-import { Input } from "./input";
+import { Input } from "./Input";
 
 /** A password field with a show/hide button inside its right edge. */
 export function PasswordInput({
