@@ -21,6 +21,7 @@ import { kernelSend, KERNEL_SEND_MIN_BYTES } from "../native/kernelSend";
 import { sealedFileOf } from "../native/sealedBodies";
 import { kept, readIntoSharedBuffer, readIntoStream } from "./sharedReads";
 import { handleOf, plainTcpHandle } from "./socketHandle";
+import { flat } from "../flatString";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -310,8 +311,12 @@ export class EdgeConnection implements EdgeReply {
   /** Hands the answered request to analytics, when they are on and the site is known. */
   private count(status: number, headers: OutgoingHttpHeaders, bytes: number): void {
     const { analytics } = this.options;
+    if (analytics === undefined) return;
     const head = this.current!;
-    analytics?.record(this.served!, head.host, this.path ?? head.url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers, bytes);
+    // Without a route (a password page, a closed site) the target is a slice of the head's text:
+    // a copy of its own, or analytics would keep the whole head for it.
+    const url = this.path ?? flat(head.url);
+    analytics.record(this.served!, head.host, url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers, bytes);
   }
 
   async stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void> {
