@@ -21,6 +21,7 @@ import { kernelSend, KERNEL_SEND_MIN_BYTES } from "../native/kernelSend";
 import { sealedFileOf } from "../native/sealedBodies";
 import { kept, readIntoSharedBuffer, readIntoStream } from "./sharedReads";
 import { handleOf, plainTcpHandle } from "./socketHandle";
+import { MAX_TARGET_LENGTH, TARGET_TOO_LONG } from "../requestLimits";
 import { flat } from "../flatString";
 
 const EMPTY = Buffer.alloc(0);
@@ -152,9 +153,11 @@ export class EdgeConnection implements EdgeReply {
       this.headersSent = false;
       this.served = undefined;
       this.path = undefined;
-      let pending: void | Promise<void>;
+      let pending: void | Promise<void> = undefined;
       try {
-        pending = this.options.serve(head, this, label);
+        // A target over 8 KB is refused before the site sees it: nothing is prepared or kept.
+        if (head.url.length > MAX_TARGET_LENGTH) this.send(TARGET_TOO_LONG.status, TARGET_TOO_LONG.headers, head.method === "HEAD" ? undefined : TARGET_TOO_LONG.body);
+        else pending = this.options.serve(head, this, label);
       } catch (error) {
         return this.crash(error);
       }
