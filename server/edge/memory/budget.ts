@@ -12,7 +12,7 @@
 // overhead per kind of entry, measured with a full collection (memory.test.ts checks each
 // estimate against the heap). Nothing is counted on a request that finds what it needs.
 
-/** Each part's share of the budget; file bodies take what the others leave (at least 11/32). */
+/** Each part's share of the budget; file bodies take what the others leave (at least 23/64). */
 export const SHARES = {
   /** Deployments' file lists (path → blob, type, etag), by deployment. */
   manifests: 1 / 4,
