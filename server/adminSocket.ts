@@ -8,6 +8,8 @@
 // (and root) can connect; connecting needs write permission on the socket file. Endpoints:
 //   POST /commands  {AdminCommand}  →  200 AdminCommandResult | 4xx/5xx { error: { code, message } }
 //   POST /backup                    →  200 a backup archive (application/gzip), streamed
+//   GET  /memory                    →  200 MemoryReport: the heap after a full collection, and the
+//                                      edge's caches by part (server/memoryReport.ts)
 import { existsSync } from "node:fs";
 import { chmod, rm } from "node:fs/promises";
 import http from "node:http";
@@ -15,6 +17,7 @@ import path from "node:path";
 import { AppError } from "./errors";
 import { BACKUP_SOCKET_PATH, serveBackup } from "./backup/socketBackup";
 import { AdminCommand, runAdminCommand, type CommandContext } from "./services/admin/runCommand";
+import { memoryAfterCollection } from "./memoryReport";
 
 export const ADMIN_SOCKET_FILE = "admin.sock";
 /** Commands are a few hundred bytes; anything much larger is not one. */
@@ -40,14 +43,19 @@ export class SocketPathTooLongError extends Error {
   }
 }
 
+export interface AdminSocketOptions {
+  /** The edge's memory by part, for GET /memory; absent without the edge role. */
+  edgeMemory?: () => unknown;
+}
+
 /** Listens on the data directory's admin socket. The caller must hold the data directory's lock. */
-export async function startAdminSocket(ctx: CommandContext, dataDir: string): Promise<AdminSocket> {
+export async function startAdminSocket(ctx: CommandContext, dataDir: string, options: AdminSocketOptions = {}): Promise<AdminSocket> {
   const socketPath = adminSocketPath(dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) throw new SocketPathTooLongError(socketPath);
   // We hold the lock, so a socket file left here belongs to a process that died without cleaning up.
   await rm(socketPath, { force: true });
   const server = http.createServer((request, response) => {
-    void handle(ctx, request, response);
+    void handle(ctx, options, request, response);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -88,8 +96,12 @@ async function readBody(request: http.IncomingMessage): Promise<string | undefin
   return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8");
 }
 
-async function handle(ctx: CommandContext, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+async function handle(ctx: CommandContext, options: AdminSocketOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   try {
+    if (request.method === "GET" && request.url === "/memory") {
+      request.resume();
+      return send(response, 200, memoryAfterCollection(options.edgeMemory));
+    }
     if (request.method === "POST" && request.url === BACKUP_SOCKET_PATH) {
       request.resume();
       return await serveBackup(ctx, response);

@@ -49,6 +49,12 @@ describe("loadEnv", () => {
     expect([...loadEnv({ BERTH_ROLES: "edge" }, []).roles]).toEqual(["edge"]);
   });
 
+  it("takes the edge's memory budget in megabytes, at least 8", () => {
+    expect(loadEnv({}, []).edgeCacheBytes).toBe(256 * 1024 * 1024);
+    expect(loadEnv({ BERTH_EDGE_CACHE_MB: "8" }, []).edgeCacheBytes).toBe(8 * 1024 * 1024);
+    expect(() => loadEnv({ BERTH_EDGE_CACHE_MB: "0" }, [])).toThrow(/BERTH_EDGE_CACHE_MB.*at least 8/);
+  });
+
   it("treats an empty value as unset", () => {
     expect(loadEnv({ DATABASE_URL: "", BERTH_SMTP_URL: " " }, []).databaseUrl).toBeUndefined();
   });

@@ -118,8 +118,17 @@ const Schema = z.object({
   BERTH_DNS_SERVERS: z.preprocess(blankToUndefined, z.string().optional()),
   // Comma-separated IPv4/IPv6 addresses of Berth that apex custom domains point A/AAAA records at. Unset: apex domains use ALIAS/ANAME to the site's host.
   BERTH_PUBLIC_IPS: z.preprocess(blankToUndefined, z.string().optional()),
-  // Megabytes of small site files the edge keeps in memory; larger files are always streamed.
-  BERTH_EDGE_CACHE_MB: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(256),
+  // Megabytes of memory for everything the edge remembers, all counted in bytes: small site files
+  // (up to 1 MB each; larger ones are always streamed), deployments' file lists, each host's
+  // paths and their prepared answers, ready-made answers, host names, verified cookies and the
+  // visits analytics have not written yet. Each has a share (server/edge/memory/budget.ts);
+  // files get what the others leave, at least a third. A flood of made-up paths, hosts or
+  // visitors costs at most this, whatever it sends.
+  BERTH_EDGE_CACHE_MB: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(8, "must be at least 8: the edge keeps its hosts and paths in it too, not only files")
+    .default(256),
   // Set to false to stop the edge counting visits (views, visitors, bandwidth) for the Analytics tab.
   BERTH_ANALYTICS: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })

@@ -1,12 +1,15 @@
 // The one HTTP server of a Berth process. Connections start on the edge's own HTTP/1.1 layer
 // (edge/http1), which answers plain GET and HEAD requests for site hosts; every other connection
 // is handed to node:http, where site hosts still go to the edge and the rest to Fastify (API and
-// dashboard) or, without those roles, to `fallback`.
+// dashboard) or, without those roles, to `fallback`. A Host no DNS name can be gets 400, and a
+// site host's request target longer than 8 KB gets 414, on both layers, before anything is looked
+// up or remembered for them (edge/requestLimits.ts).
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
 import type { EdgeHandler } from "./edge/handler";
-import type { HostRouter } from "./edge/hosts";
+import { impossibleHost, type HostRouter } from "./edge/hosts";
+import { IMPOSSIBLE_HOST, MAX_TARGET_LENGTH, TARGET_TOO_LONG, type Refusal } from "./edge/requestLimits";
 import { EdgeConnection } from "./edge/http1/connection";
 import { IdleSweep } from "./edge/http1/idleSweep";
 import type { AnalyticsRecorder } from "./edge/analytics/collector";
@@ -25,8 +28,12 @@ export interface ServerOptions {
 export function createBerthServer(options: ServerOptions): http.Server {
   const { hosts, edge, fallback } = options;
   const server = http.createServer((req, res) => {
+    if (impossibleHost(req.headers.host)) return refuse(res, IMPOSSIBLE_HOST);
     const label = edge ? hosts.siteLabel(req.headers.host) : undefined;
-    if (label !== undefined) return edge!.serveNode(req, res, label);
+    if (label !== undefined) {
+      if ((req.url?.length ?? 0) > MAX_TARGET_LENGTH) return refuse(res, TARGET_TOO_LONG);
+      return edge!.serveNode(req, res, label);
+    }
     fallback(req, res);
   });
   if (!edge) return server;
@@ -68,4 +75,9 @@ export function createBerthServer(options: ServerOptions): http.Server {
     for (const connection of open) connection.close();
   };
   return server;
+}
+
+function refuse(res: http.ServerResponse, refusal: Refusal): void {
+  res.writeHead(refusal.status, refusal.headers);
+  res.end(refusal.body);
 }

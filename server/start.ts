@@ -30,6 +30,8 @@ import { EdgeResolver } from "./edge/resolver";
 import { ensureSubdomainPool } from "./services/subdomainPool";
 import { startWorker } from "./jobs/worker";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "./edge/blobCache";
+import { EdgeMemory } from "./edge/memory/budget";
+import { useReadyAnswersBudget } from "./edge/http1/responseHead";
 import { VariantCompressor } from "./services/compressVariants";
 import { startAdminSocket, type AdminSocket } from "./adminSocket";
 import { watchDeploymentFailures } from "./services/notifyDeploymentFailed";
@@ -100,9 +102,13 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       : undefined;
     watchDeploymentFailures(ctx);
 
-    const hosts = createHostRouter({ ...env, customDomains: ctx.domains });
+    // Everything the edge remembers, in one budget (edge/memory/budget.ts).
+    const memory = new EdgeMemory(env.edgeCacheBytes);
+    useReadyAnswersBudget(memory);
+    const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
     const analytics = env.roles.has("edge") && env.analytics
       ? new AnalyticsCollector({
+        memory,
         db: ctx.db,
         log,
         sitesDomain: env.sitesDomain,
@@ -114,9 +120,9 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       : undefined;
     const edge = env.roles.has("edge")
       ? createEdgeHandler({
-        resolver: new EdgeResolver(ctx.db, events),
+        resolver: new EdgeResolver(ctx.db, events, memory),
         blobs,
-        cache: new BlobCache(blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES),
+        cache: new BlobCache(blobs, memory, MAX_CACHED_FILE_BYTES),
         log,
         db: ctx.db,
         passKeys: passKeys(secret, env.appUrl),
@@ -147,7 +153,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     // `npm run berth -- admin …` reaches this process here while it holds the data directory.
     let adminSocket: AdminSocket | undefined;
     if (env.roles.has("api")) {
-      adminSocket = await startAdminSocket(ctx, env.dataDir).catch((error: unknown) => {
+      adminSocket = await startAdminSocket(ctx, env.dataDir, edge ? { edgeMemory: () => memory.usage() } : {}).catch((error: unknown) => {
         log.warn({ err: error }, `admin commands cannot reach this process: ${(error as Error).message}`);
         return undefined;
       });

@@ -225,6 +225,18 @@ describe.each(DRIVERS)("berth admin with a live server (%s)", (driver) => {
     await server.close();
   });
 
+  it("reports the server's memory after a full collection", async () => {
+    const report = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const request = http.get({ socketPath: path.join(dataDir, "admin.sock"), path: "/memory", agent: false }, (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode, ...JSON.parse(body) }));
+      });
+      request.on("error", reject);
+    });
+    expect(report).toMatchObject({ status: 200, heapUsed: expect.any(Number), heapLimit: expect.any(Number), external: expect.any(Number), rss: expect.any(Number) });
+  });
+
   it("listens on a socket only its owner can use", () => {
     expect(statSync(path.join(dataDir, "admin.sock")).mode & 0o777).toBe(0o600);
     expect(statSync(path.join(dataDir, "admin.sock")).isSocket()).toBe(true);

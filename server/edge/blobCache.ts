@@ -1,8 +1,11 @@
 // Small blobs kept in memory, so that after warm-up a request for them touches neither the disk
-// nor the bucket. Bounded by bytes (BERTH_EDGE_CACHE_MB). Eviction is "second chance": a hit
-// only sets a flag (cheap on the hot path), and eviction spares a flagged entry once.
+// nor the bucket. Bounded by bytes: the edge's budget (BERTH_EDGE_CACHE_MB, memory/budget.ts),
+// of which file bodies get whatever the edge's other caches do not use; when those grow, bodies
+// go until the total is back within the budget. Eviction is "second chance": a hit only sets a
+// flag (cheap on the hot path), and eviction spares a flagged entry once.
 // Blobs never change (they are named by their hash), so nothing here is ever stale.
 import type { BlobStore } from "../storage/blobStore";
+import type { EdgeMemory } from "./memory/budget";
 import { seal, unseal } from "./native/sealedBodies";
 
 /** Files up to this size are served from memory; bigger ones are streamed from the blob store. */
@@ -15,14 +18,16 @@ export class BlobCache {
 
   constructor(
     private readonly store: BlobStore,
-    readonly capacityBytes: number,
+    private readonly memory: EdgeMemory,
     /** Larger blobs are always streamed from the store. */
     readonly maxEntryBytes: number,
-  ) {}
+  ) {
+    memory.onOverflow(() => this.evict());
+  }
 
-  /** Whether a blob of this size is served from memory. */
+  /** Whether a blob of this size is served from memory: what bodies can always have holds it. */
   fits(size: number): boolean {
-    return size <= this.maxEntryBytes && size <= this.capacityBytes;
+    return size <= this.maxEntryBytes && size <= this.memory.filesFloor;
   }
 
   /** The cached bytes, if any; marks them as recently used. */
@@ -56,21 +61,25 @@ export class BlobCache {
     const buffer = seal(Buffer.concat(chunks));
     this.entries.set(sha256, { buffer, hot: false });
     this.bytes += buffer.length;
-    this.evict();
+    // Over the budget: evict() runs from here, told by the budget.
+    this.memory.files.charge(buffer.length);
     return buffer;
   }
 
+  /** Lets bodies go until the edge's caches together are within the budget again. */
   private evict(): void {
+    const { memory } = this;
     // Each entry is looked at most twice: once to clear its flag, once to go.
     let budget = this.entries.size * 2;
     for (const [key, entry] of this.entries) {
-      if (this.bytes <= this.capacityBytes || budget-- <= 0) return;
+      if (memory.used <= memory.limit || budget-- <= 0) return;
       this.entries.delete(key);
       if (entry.hot) {
         entry.hot = false;
         this.entries.set(key, entry);
       } else {
         this.bytes -= entry.buffer.length;
+        memory.files.release(entry.buffer.length);
         unseal(entry.buffer);
       }
     }

@@ -18,7 +18,10 @@ import type { Db } from "../db/client";
 import { expiredPage, imagePage, listingPage, notFoundPage, fileNotFoundPage, passwordPage, pdfViewerPage } from "./pages";
 import { parseRequestPath } from "./paths";
 import { nodeReply, type EdgeReply, type EdgeRequest } from "./reply";
-import type { EdgeResolver, ServedHost } from "./resolver";
+import { MAX_MISSES_PER_HOST, type EdgeResolver, type ServedHost } from "./resolver";
+import { stringBytes } from "./memory/budget";
+import { flat } from "./flatString";
+import { ANSWER_BYTES, REDIRECT_BYTES, routeBytes } from "./memory/sizes";
 import { cacheControlFor, prepareFile, rangeApplies, respondFromMemory, respondWithFile, respondWithRange, type PreparedFile } from "./respond";
 import { routeRequest } from "./route";
 import {
@@ -54,9 +57,6 @@ type Prepared =
   | { kind: "share" };
 
 const SHARE: Prepared = { kind: "share" };
-
-/** Paths remembered per host; past this the map starts again, so random URLs cannot grow it. */
-const MAX_ROUTES_PER_HOST = 10_000;
 
 function page(status: number, html: string, cache: string): Prepared & { kind: "page" } {
   const body = Buffer.from(html);
@@ -114,9 +114,6 @@ function passwordAnswer(status: number, next: string, error?: string): Prepared 
   });
 }
 
-/** Pass cookies remembered as verified per host; past this the map starts again. */
-const MAX_PASSES_PER_HOST = 1000;
-
 function sendPage(req: EdgeRequest, reply: EdgeReply, p: Prepared & { kind: "page" }): void {
   reply.send(p.status, p.headers, req.method === "HEAD" ? undefined : p.body);
 }
@@ -128,36 +125,69 @@ function rootPage(manifest: Manifest): string {
   return listingPage([...manifest.files.values()].filter((f) => !f.path.startsWith("_")), formatBytes);
 }
 
+/** What prepare() works out for a path: the answer, what of it is the route's own, whether it missed. */
+interface PathAnswer {
+  answer: Prepared;
+  /** Bytes of the answer that only this path's route holds (shared answers count in the memo). */
+  own: number;
+  miss: boolean;
+}
+
+/** An answer shared by every path of a host that leads to it (one file, the root page). */
+interface SharedAnswer {
+  readonly bytes: number;
+  readonly answer: Prepared;
+}
+
+/**
+ * The host's answer for `key`, made once: every path that names the same file (`/a`, `//a`,
+ * `/a.html` → `/a`, and every made-up path that falls back to 200.html) shares its header
+ * objects, so routes stay small and the ready answers of http1/responseHead.ts are reused.
+ */
+function sharedAnswer<P extends Prepared>(host: ServedHost, key: string, make: () => P, bytes: (answer: P) => number): Prepared {
+  const known = host.answers.get(key) as SharedAnswer | undefined;
+  if (known !== undefined) return known.answer;
+  const answer = make();
+  const entry: SharedAnswer = { bytes: stringBytes(key) + bytes(answer), answer };
+  host.answers.set(key, entry);
+  return answer;
+}
+
+const MISSED = (answer: Prepared): PathAnswer => ({ answer, own: 0, miss: true });
+
 /** Works out what a path on this host answers; the result is the same for every request. */
-function prepare(host: ServedHost, rawPath: string): Prepared {
-  if (rawPath.startsWith(SHARE_PATH_PREFIX)) return SHARE;
+function prepare(host: ServedHost, rawPath: string): PathAnswer {
+  if (rawPath.startsWith(SHARE_PATH_PREFIX)) return MISSED(SHARE);
   const requested = parseRequestPath(rawPath);
-  if (!requested.ok) return FILE_NOT_FOUND;
+  if (!requested.ok) return MISSED(FILE_NOT_FOUND);
   const { manifest, versionHost } = host;
-  // Protected hosts get their own header objects, built here once per host and path.
-  if (host.protected && rawPath.startsWith(RESERVED_PREFIX)) return PROTECTED_FILE_NOT_FOUND;
+  // Protected hosts get their own header objects, built here once per host and file.
+  if (host.protected && rawPath.startsWith(RESERVED_PREFIX)) return MISSED(PROTECTED_FILE_NOT_FOUND);
   // _share/ belongs to share links on every host, however the path spells it.
-  if (requested.path === "_share" || requested.path.startsWith("_share/")) return host.protected ? PROTECTED_FILE_NOT_FOUND : FILE_NOT_FOUND;
-  const route = routeRequest(manifest, manifest.config.redirects, requested.path, requested.directory);
+  if (requested.path === "_share" || requested.path.startsWith("_share/")) return MISSED(host.protected ? PROTECTED_FILE_NOT_FOUND : FILE_NOT_FOUND);
+  const { route, named } = routeRequest(manifest, manifest.config.redirects, requested.path, requested.directory);
+  const miss = !named;
   switch (route.kind) {
     case "file": {
       const headerPath = `/${requested.path}${requested.directory && requested.path ? "/" : ""}`;
       const extra = manifest.config.headers.length > 0 ? headersFor(manifest.config.headers, headerPath) : [];
-      return {
-        kind: "file",
-        file: prepareFile(route.file, manifest, versionHost, route.status, host.protected ? [...extra, ...PROTECTED] : extra),
-      };
+      const key = `${route.status}\n${route.file.path}${extra.map(([name, value]) => `\n${name}: ${value}`).join("")}`;
+      const file = () => ({ kind: "file" as const, file: prepareFile(route.file, manifest, versionHost, route.status, host.protected ? [...extra, ...PROTECTED] : extra) });
+      return { answer: sharedAnswer(host, key, file, () => ANSWER_BYTES), own: 0, miss };
     }
     case "root": {
-      const p = page(200, rootPage(manifest), cacheControlFor("", versionHost));
-      return host.protected ? protectedPage(p) : p;
+      const root = () => {
+        const p = page(200, rootPage(manifest), cacheControlFor("", versionHost));
+        return host.protected ? protectedPage(p) : p;
+      };
+      return { answer: sharedAnswer(host, "root", root, (p) => ANSWER_BYTES + p.body.length), own: 0, miss };
     }
     case "redirect": {
       const r = redirect(route.status, route.location, cacheControlFor("", versionHost));
-      return host.protected ? protectedPage(r) : r;
+      return { answer: host.protected ? protectedPage(r) : r, own: REDIRECT_BYTES + stringBytes(route.location), miss };
     }
     case "not-found":
-      return host.protected ? PROTECTED_FILE_NOT_FOUND : FILE_NOT_FOUND;
+      return MISSED(host.protected ? PROTECTED_FILE_NOT_FOUND : FILE_NOT_FOUND);
   }
 }
 
@@ -166,7 +196,7 @@ function prepare(host: ServedHost, rawPath: string): Prepared {
  * whose hash is worked out once, so analytics can group requests by it for the price of a lookup
  * by identity (a fresh string from each request costs a hash of its characters every time).
  *
- * A plain literal of two fields, not `{ ...prepare(), path }`: on Node 20, optimised code gives
+ * A plain literal of four fields, not `{ ...prepare(), path }`: on Node 20, optimised code gives
  * every object made by a spread followed by another property a hidden class of its own. With a
  * thousand paths each read of `kind` or `file` then missed V8's inline caches and went to the
  * runtime (alternating A/B on one core: many +16 % req/s, 404 +12 %).
@@ -174,27 +204,27 @@ function prepare(host: ServedHost, rawPath: string): Prepared {
 interface Route {
   readonly path: string;
   readonly answer: Prepared;
+  /** Its estimated size in memory (the host's route map counts it). */
+  readonly bytes: number;
+  /** A path the site does not have: few of these are remembered per host. */
+  readonly miss: boolean;
 }
 
 function routeFor(host: ServedHost, rawPath: string): Route {
   let route = host.routes.get(rawPath) as Route | undefined;
   if (route === undefined) {
-    route = { path: flat(rawPath), answer: prepare(host, rawPath) };
+    const prepared = prepare(host, rawPath);
+    const path = flat(rawPath);
+    route = { path, answer: prepared.answer, bytes: routeBytes(path, prepared.own), miss: prepared.miss };
     // Tokens are as many as anyone cares to make up: they must not crowd out real paths.
     if (route.answer.kind === "share") return route;
-    if (host.routes.size >= MAX_ROUTES_PER_HOST) host.routes.clear();
-    host.routes.set(route.path, route);
+    // Made-up paths are answered, but past a few per host not remembered. The host's map bounds
+    // the rest by bytes, and the routes of all hosts together (resolver.ts).
+    if (route.miss && host.misses >= MAX_MISSES_PER_HOST) return route;
+    host.routes.set(path, route);
+    if (route.miss && host.routes.get(path) === route) host.misses++;
   }
   return route;
-}
-
-/**
- * A copy of `text` in one piece. A request's path is a slice of its head's text: kept as a key it
- * would hold that whole text, and V8 compares two slices in the runtime, not in the builtin.
- */
-function flat(text: string): string {
-  // (Any string survives this whole, lone surrogates included.)
-  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 export interface EdgeDeps {
@@ -301,7 +331,6 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
       }
       const expires = checkPass(deps.passKeys, value, host.siteId, host.passwordVersion, now);
       if (expires === 0) continue;
-      if (host.passes.size >= MAX_PASSES_PER_HOST) host.passes.clear();
       host.passes.set(value, expires);
       return true;
     }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createHostRouter, normalizeHost } from "./hosts";
+import { createHostRouter, impossibleHost, normalizeHost } from "./hosts";
+import { EdgeMemory, MIN_BUDGET_BYTES } from "./memory/budget";
+
+/** A name of `length` characters under .localhost, in labels of at most 63. */
+function nameOf(length: number): string {
+  const suffix = ".localhost";
+  let name = "";
+  while (name.length < length - suffix.length) name += (name ? "." : "") + "a".repeat(Math.min(63, length - suffix.length - name.length - (name ? 1 : 0)));
+  return name + suffix;
+}
 
 describe("host routing", () => {
   const local = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost" });
@@ -47,6 +56,45 @@ describe("host routing", () => {
     expect(router.stableLabel("www.shop.test")).toBeUndefined();
     expect(router.stableLabel("localhost:8080")).toBeUndefined();
     expect(router.siteLabel("www.shop.test")).toBe("qwert");
+  });
+
+  it.each([
+    [nameOf(253), false],
+    [`${nameOf(253)}.:65535`, false],
+    [nameOf(254), true],
+    [`${"a".repeat(63)}.localhost`, false],
+    [`${"a".repeat(64)}.localhost`, true],
+    [`b.${"a".repeat(64)}.localhost:80`, true],
+    [`${nameOf(253)}:1234567`, true],
+    [`${nameOf(100)}:12345`, false],
+    ["[::1]:8080", false],
+    [undefined, false],
+  ])("knows that no DNS name is %s: %s", (host, impossible) => {
+    if (host !== undefined) expect(host.replace(/:\d+$/, "").replace(/\.$/, "").length).toBeLessThanOrEqual(254);
+    expect(impossibleHost(host)).toBe(impossible);
+  });
+
+  it("routes no host that no DNS name can be, and remembers none", () => {
+    const memory = new EdgeMemory(MIN_BUDGET_BYTES);
+    const router = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost", memory });
+    for (const host of [nameOf(254), `${"a".repeat(64)}.localhost`, `${nameOf(253)}.:123456`]) {
+      expect(router.siteLabel(host)).toBeUndefined();
+      expect(router.stableLabel(host)).toBeUndefined();
+    }
+    expect(memory.part("hostValues").used).toBe(0);
+    expect(router.siteLabel(nameOf(253))).toBe(nameOf(253).slice(0, -".localhost".length));
+  });
+
+  it("remembers Host values within its part of the edge's budget, the oldest going first", () => {
+    const memory = new EdgeMemory(MIN_BUDGET_BYTES);
+    const part = memory.part("hostValues");
+    const router = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost", memory });
+    const label = (i: number) => `s${i}-${"x".repeat(50)}.${"y".repeat(60)}.${"z".repeat(60)}`;
+    for (let i = 0; i < 5000; i++) expect(router.stableLabel(`${label(i)}.localhost:8080`)).toBe(label(i));
+    expect(part.used).toBeGreaterThan(part.cap / 2);
+    expect(part.used).toBeLessThanOrEqual(part.cap);
+    // Still right for one it let go of.
+    expect(router.siteLabel(`${label(0)}.localhost:8080`)).toBe(label(0));
   });
 
   it("normalizes ports, case and trailing dots", () => {

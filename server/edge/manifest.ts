@@ -4,6 +4,8 @@ import type { DeploymentFile } from "../db/repositories/deployments";
 import type { VariantRow } from "../db/repositories/variants";
 import type { RedirectRule } from "./config/redirects";
 import type { HeaderRule } from "./config/headers";
+import { stringBytes } from "./memory/budget";
+import { MANIFEST_BYTES, MANIFEST_FILE_BYTES } from "./memory/sizes";
 
 /** A deployment's _redirects and _headers rules, parsed when it was published. */
 export interface SiteConfig {
@@ -41,7 +43,12 @@ export interface Manifest {
   root: RootKind;
   publishedAt: Date;
   config: SiteConfig;
+  /** Its estimated size in memory, worked out once (the edge's budget counts it). */
+  bytes: number;
 }
+
+/** Parsed rules hold several objects (and, once used, a compiled pattern) per character of JSON. */
+const CONFIG_BYTES_PER_JSON_CHAR = 8;
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp|avif)$/i;
 
@@ -72,7 +79,9 @@ export function buildManifest(
     byBlob.set(v.sha256, forms);
   }
   const files = new Map<string, ManifestFile>();
+  let bytes = MANIFEST_BYTES;
   for (const row of rows) {
+    bytes += MANIFEST_FILE_BYTES + stringBytes(row.path) + stringBytes(row.content_type);
     files.set(row.path, {
       path: row.path,
       sha256: row.sha256,
@@ -82,11 +91,14 @@ export function buildManifest(
       ...byBlob.get(row.sha256),
     });
   }
+  const config = (deployment.config as SiteConfig | null) ?? EMPTY_CONFIG;
+  if (config !== EMPTY_CONFIG) bytes += JSON.stringify(config).length * CONFIG_BYTES_PER_JSON_CHAR;
   return {
     deploymentId: deployment.id,
     files,
     root: chooseRoot([...files.keys()]),
     publishedAt: deployment.published_at ?? deployment.created_at,
-    config: (deployment.config as SiteConfig | null) ?? EMPTY_CONFIG,
+    config,
+    bytes,
   };
 }

@@ -9,6 +9,7 @@ import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, postMultipart } from "../test/sites";
 import { BerthEvents } from "../events";
 import { EdgeResolver } from "./resolver";
+import { EdgeMemory } from "./memory/budget";
 
 describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
   let server: TestServer;
@@ -27,7 +28,7 @@ describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
     const stale: number[] = [];
     for (let turns = 0; turns < 40; turns++) {
       const events = new BerthEvents();
-      const resolver = new EdgeResolver(server.ctx.db, events);
+      const resolver = new EdgeResolver(server.ctx.db, events, new EdgeMemory(server.ctx.env.edgeCacheBytes));
       await setLive(first!.id);
       const resolving = resolver.resolve(site.subdomain);
       for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,7 @@
 // Host → site → deployment → manifest, cached in memory. Sites are cached by label until a
 // service says the site changed; manifests are cached by deployment id and never go stale,
-// because a published deployment never changes.
+// because a published deployment never changes. Every map here is bounded by bytes, in its part
+// of the edge's budget (memory/budget.ts), and so are each served host's routes and cookie memos.
 import type { Db } from "../db/client";
 import { getDeploymentById, getManifest, getSuccessfulDeploymentByVersion } from "../db/repositories/deployments";
 import { variantsOf } from "../db/repositories/variants";
@@ -8,6 +9,9 @@ import { getServableSiteBySubdomain } from "../db/repositories/sites";
 import { listShareLinkAccess } from "../db/repositories/shareLinks";
 import type { BerthEvents } from "../events";
 import { buildManifest, type Manifest } from "./manifest";
+import { stringBytes, type EdgeMemory, type MemoryPart } from "./memory/budget";
+import { ByteMap } from "./memory/byteMap";
+import { cookieBytes, servedHostBytes, SHARE_LINK_BYTES, SITE_BYTES, unknownLabelBytes } from "./memory/sizes";
 
 /** `abcde` → the live deployment; `abcde--v3` → version 3 of the same site. */
 export function parseLabel(label: string): { subdomain: string; version: number | undefined } | undefined {
@@ -18,15 +22,37 @@ export function parseLabel(label: string): { subdomain: string; version: number 
 
 const NO_LINKS: ReadonlyMap<string, ShareLinkAccess> = new Map();
 
-/** Host labels remembered, found or not; the oldest are forgotten past this. */
-const MAX_SITE_ENTRIES = 100_000;
+/** What a host's route table holds: the handler's routes, which know their size and whether they missed. */
+export interface RouteEntry {
+  /** Estimated once, when the route was made. */
+  readonly bytes: number;
+  /** A path the site does not have (its 404, its 200.html fallback, Berth's 404). */
+  readonly miss: boolean;
+}
+
+/** What a host's answer memo holds (answers shared by every path that names the same file). */
+export interface SizedEntry {
+  readonly bytes: number;
+}
+
+/**
+ * Misses (paths the site does not have) remembered per host: the few that are asked for again
+ * and again (favicon.ico, robots.txt) are kept; a flood of made-up paths is answered, not kept.
+ */
+export const MAX_MISSES_PER_HOST = 64;
+/** One host's routes, answers and cookie memos may use at most this share of their parts. */
+const HOST_SHARE = 1 / 4;
 
 /** A host that serves a deployment, and the answers its paths have resolved to so far. */
 export interface ServedHost {
   manifest: Manifest;
   versionHost: boolean;
-  /** Path (without query) → prepared answer; bounded by the caller. */
-  routes: Map<string, unknown>;
+  /** Path (without query) → route; the handler adds, the map bounds itself (bytes, oldest first). */
+  routes: ByteMap<string, RouteEntry>;
+  /** How many of the routes are misses (MAX_MISSES_PER_HOST). */
+  misses: number;
+  /** Answers shared by the paths that lead to them (handler.ts), by what they are. */
+  answers: ByteMap<string, SizedEntry>;
   /** Whether the site has an expiry or a go-live time, so the handler compares only then. */
   scheduled: boolean;
   /** Epoch ms from which every path answers 410; Infinity when the site never expires. */
@@ -43,14 +69,14 @@ export interface ServedHost {
   private: boolean;
   /** The site's share links, for checking share cookies without a query; empty when not protected. */
   shareLinks: ReadonlyMap<string, ShareLinkAccess>;
-  /** Share cookie values already verified on this host → their expiry (ms); bounded by the caller. */
-  shares: Map<string, number>;
+  /** Share cookie values already verified on this host → their expiry (ms). */
+  shares: ByteMap<string, number>;
   /** The scrypt hash, checked when the password form is posted; null when not protected. */
   passwordHash: string | null;
   /** Signed into pass cookies; a changed password refuses the old ones. */
   passwordVersion: number;
-  /** Pass cookie values already verified on this host → their expiry (ms); bounded by the caller. */
-  passes: Map<string, number>;
+  /** Pass cookie values already verified on this host → their expiry (ms). */
+  passes: ByteMap<string, number>;
 }
 
 /** What a share cookie needs of its link: a revoked or expired link ends every browser's access. */
@@ -73,11 +99,20 @@ interface SiteEntry {
   shareLinks: ReadonlyMap<string, ShareLinkAccess>;
 }
 
+function siteBytes(label: string, entry: SiteEntry): number {
+  return SITE_BYTES + stringBytes(label) + entry.shareLinks.size * SHARE_LINK_BYTES;
+}
+
 export class EdgeResolver {
-  private readonly sites = new Map<string, SiteEntry | null>();
-  private readonly manifests = new Map<string, Manifest>();
+  /** Labels that name a site with something to serve. */
+  private readonly sites: ByteMap<string, SiteEntry>;
+  /** Labels that serve nothing: no such site, nothing published, no such version. */
+  private readonly unknown: ByteMap<string, true>;
+  private readonly manifests: ByteMap<string, Manifest>;
   /** What each host label serves right now, with the routes its paths resolved to. */
-  private readonly hosts = new Map<string, ServedHost>();
+  private readonly hosts: ByteMap<string, ServedHost>;
+  private readonly routesPart: MemoryPart;
+  private readonly cookiesPart: MemoryPart;
   /**
    * Counts the changes heard. A lookup that heard one while it awaited the database may have read
    * the state from before it, so it answers its request but caches nothing (that stale entry
@@ -88,31 +123,42 @@ export class EdgeResolver {
   constructor(
     private readonly db: Db,
     events: BerthEvents,
-    private readonly maxManifests = 1000,
+    memory: EdgeMemory,
   ) {
+    this.sites = new ByteMap(memory.part("sites"), siteBytes);
+    this.unknown = new ByteMap(memory.part("unknownLabels"), unknownLabelBytes);
+    // A host keeps its manifest alive: a manifest let go takes its hosts with it, or it would
+    // stay in memory uncounted.
+    this.manifests = new ByteMap(memory.part("manifests"), (_, m) => m.bytes, { onRemove: (_, m) => this.dropHostsOf(m) });
+    this.hosts = new ByteMap(memory.part("servedHosts"), servedHostBytes, { onRemove: (_, host) => closeHost(host) });
+    this.routesPart = memory.part("routes");
+    this.cookiesPart = memory.part("cookies");
+    // Routes and cookie memos live in many hosts: past their part's cap the oldest hosts go whole.
+    this.routesPart.onOver = this.cookiesPart.onOver = () => this.trimHosts();
     events.on("site", ({ subdomain }) => this.forget(subdomain));
     // New compressed forms: reload manifests so they are served. Rare (after publishes).
     events.on("variants", () => {
       this.changes += 1;
-      this.manifests.clear();
+      // Hosts first: each manifest let go looks for its hosts.
       this.hosts.clear();
+      this.manifests.clear();
     });
     events.on("resync", () => {
       this.changes += 1;
       this.sites.clear();
-      this.manifests.clear();
+      this.unknown.clear();
       this.hosts.clear();
+      this.manifests.clear();
     });
   }
 
   /** Drops every cached host of the site (its live host and its version hosts). */
   forget(subdomain: string): void {
     this.changes += 1;
-    for (const label of this.sites.keys()) {
-      if (label === subdomain || label.startsWith(`${subdomain}--v`)) this.sites.delete(label);
-    }
-    for (const label of this.hosts.keys()) {
-      if (label === subdomain || label.startsWith(`${subdomain}--v`)) this.hosts.delete(label);
+    for (const map of [this.sites, this.unknown, this.hosts]) {
+      for (const label of map.keys()) {
+        if (label === subdomain || label.startsWith(`${subdomain}--v`)) map.delete(label);
+      }
     }
   }
 
@@ -127,22 +173,24 @@ export class EdgeResolver {
       if (ready !== undefined) return ready ?? undefined;
       const changes = this.changes;
       const known = this.sites.get(label);
-      const entry = known !== undefined ? known : await this.lookup(label);
+      const entry = known ?? (await this.lookup(label));
       const manifest = entry?.deploymentId ? (this.manifests.get(entry.deploymentId) ?? (await this.load(entry.deploymentId, changes))) : undefined;
       if (changes !== this.changes) {
         // Read across a change, so perhaps from before it: look again. Should changes keep
         // coming, answer from what was read (this request overlapped them) and keep nothing.
         if (attempt < 3) continue;
-        return entry && manifest ? this.buildHost(entry, manifest) : undefined;
+        return entry && manifest ? this.buildHost(entry, manifest, false) : undefined;
       }
       // A deployment that went without a change being heard (another node's prune in flight).
       if (entry?.deploymentId && !manifest) return undefined;
-      if (known === undefined) {
-        this.sites.set(label, entry);
-        // Requests for random host names must not grow this map without end.
-        if (this.sites.size > MAX_SITE_ENTRIES) this.sites.delete(this.sites.keys().next().value!);
+      if (!entry?.deploymentId) {
+        // Made-up labels are remembered too, or each would cost a query every time; the map
+        // of them is small and forgets the oldest first.
+        this.unknown.set(label, true);
+        return undefined;
       }
-      return entry && manifest ? this.hostFor(label, entry, manifest) : undefined;
+      if (known === undefined) this.sites.set(label, entry);
+      return manifest ? this.hostFor(label, entry, manifest) : undefined;
     }
   }
 
@@ -154,29 +202,44 @@ export class EdgeResolver {
     const host = this.hosts.get(label);
     if (host) return host;
     const entry = this.sites.get(label);
-    if (entry === null) return null;
-    if (entry === undefined) return undefined;
-    if (!entry.deploymentId) return null;
-    const manifest = this.manifests.get(entry.deploymentId);
+    if (entry === undefined) return this.unknown.has(label) ? null : undefined;
+    const manifest = this.manifests.get(entry.deploymentId!);
     return manifest ? this.hostFor(label, entry, manifest) : undefined;
   }
 
   private hostFor(label: string, entry: SiteEntry, manifest: Manifest): ServedHost {
     let host = this.hosts.get(label);
     if (!host || host.manifest !== manifest) {
-      host = this.buildHost(entry, manifest);
-      this.hosts.set(label, host);
+      // Kept only with a manifest that is counted (in the map): a host keeps its manifest alive.
+      const kept = this.manifests.get(manifest.deploymentId) === manifest;
+      host = this.buildHost(entry, manifest, kept);
+      if (kept) this.hosts.set(label, host);
+      // Not kept after all (closed, or larger than the map may hold): its maps must not count.
+      if (this.hosts.get(label) !== host) closeHost(host);
     }
     return host;
   }
 
-  private buildHost(entry: SiteEntry, manifest: Manifest): ServedHost {
+  /**
+   * A served host. `kept` false: one that answers a request or two and is never cached, whose
+   * maps keep nothing (what it remembered would be counted and never let go).
+   */
+  private buildHost(entry: SiteEntry, manifest: Manifest, kept: boolean): ServedHost {
     const { versionHost, expiresAt, publishAt, siteId, passwordHash, passwordVersion, shareLinks } = entry;
     const scheduled = expiresAt !== Infinity || publishAt !== -Infinity;
-    return {
+    const routes = this.routesPart;
+    const cookies = this.cookiesPart;
+    const host: ServedHost = {
       manifest,
       versionHost,
-      routes: new Map(),
+      routes: new ByteMap(routes, (_, route) => route.bytes, {
+        cap: routes.cap * HOST_SHARE,
+        onRemove: (_, route) => {
+          if (route.miss) host.misses--;
+        },
+      }),
+      misses: 0,
+      answers: new ByteMap(routes, (_, answer) => answer.bytes, { cap: routes.cap * HOST_SHARE }),
       scheduled,
       expiresAt,
       publishAt,
@@ -184,11 +247,25 @@ export class EdgeResolver {
       protected: passwordHash !== null || entry.private,
       passwordHash,
       passwordVersion,
-      passes: new Map(),
+      passes: new ByteMap(cookies, cookieBytes, { cap: cookies.cap * HOST_SHARE }),
       private: entry.private,
       shareLinks,
-      shares: new Map(),
+      shares: new ByteMap(cookies, cookieBytes, { cap: cookies.cap * HOST_SHARE }),
     };
+    if (!kept) closeHost(host);
+    return host;
+  }
+
+  /** Past the routes' or the cookies' cap: the hosts held longest go, with all they hold. */
+  private trimHosts(): void {
+    while (this.routesPart.over || this.cookiesPart.over) {
+      if (!this.hosts.dropOldest()) return;
+    }
+  }
+
+  /** A manifest let go: the hosts serving it go too (they come back from the site entry). */
+  private dropHostsOf(manifest: Manifest): void {
+    for (const [label, host] of this.hosts) if (host.manifest === manifest) this.hosts.delete(label);
   }
 
   private async lookup(label: string): Promise<SiteEntry | null> {
@@ -230,8 +307,14 @@ export class EdgeResolver {
     // A deployment never changes, but its compressed forms may have arrived while this read.
     if (changes !== this.changes) return manifest;
     this.manifests.set(deploymentId, manifest);
-    // Oldest first out: the map keeps insertion order.
-    if (this.manifests.size > this.maxManifests) this.manifests.delete(this.manifests.keys().next().value!);
     return manifest;
   }
+}
+
+/** A host no longer cached: what it holds is let go, and what it is given later is not kept. */
+function closeHost(host: ServedHost): void {
+  host.routes.close();
+  host.answers.close();
+  host.passes.close();
+  host.shares.close();
 }

@@ -70,19 +70,30 @@ function decodeTarget(target: string): string {
   return parsed.ok ? parsed.path : "\u0000";
 }
 
+export interface Routed {
+  route: Route;
+  /**
+   * The path names something of the deployment (a file, with clean URLs, or the root). When it
+   * does not, whatever answers (a rule, 200.html, 404.html, Berth's 404) answers any number of
+   * other made-up paths too: a miss, which the edge remembers for a few paths only.
+   */
+  named: boolean;
+}
+
 /**
  * The answer for a path, independent of the query string: redirects get the request's query
  * appended by the caller (unless their target has one), so the result can be cached per path.
  */
-export function routeRequest(manifest: Manifest, rules: readonly RedirectRule[], path: string, directory: boolean): Route {
+export function routeRequest(manifest: Manifest, rules: readonly RedirectRule[], path: string, directory: boolean): Routed {
   const found = findFile(manifest, path, directory);
+  const named = found !== undefined;
   // With a file at the path only forced rules ("!") apply; without one, any rule does.
-  const redirected = rules.length > 0 ? applyRedirect(manifest, rules, path, found !== undefined) : undefined;
-  if (redirected) return redirected;
-  if (found) return found;
+  const redirected = rules.length > 0 ? applyRedirect(manifest, rules, path, named) : undefined;
+  if (redirected) return { route: redirected, named };
+  if (found) return { route: found, named };
   const spa = lookup(manifest, "200.html");
-  if (spa) return { kind: "file", file: spa, status: 200 };
+  if (spa) return { route: { kind: "file", file: spa, status: 200 }, named };
   const custom = lookup(manifest, "404.html");
-  if (custom) return { kind: "file", file: custom, status: 404 };
-  return { kind: "not-found" };
+  if (custom) return { route: { kind: "file", file: custom, status: 404 }, named };
+  return { route: { kind: "not-found" }, named };
 }

@@ -56,8 +56,6 @@ const LINK_NOT_FOUND = answer(404, shareLinkNotFoundPage());
 
 /** User agents logged per open are cut to this many characters. */
 const USER_AGENT_MAX = 300;
-/** Share cookies remembered as verified per host; past this the map starts again. */
-const MAX_SHARES_PER_HOST = 1000;
 
 /** Whether a request path (query included or not) is a share link's. */
 export function isSharePath(url: string | undefined): boolean {
@@ -114,7 +112,6 @@ export function createShareGate(deps: ShareDeps): ShareGate {
         if (!cookie || !link || link.revoked) continue;
         const expires = Math.min(cookie.expires, link.expiresAt);
         if (expires <= now) continue;
-        if (host.shares.size >= MAX_SHARES_PER_HOST) host.shares.clear();
         host.shares.set(value, expires);
         return true;
       }

@@ -27,6 +27,8 @@ import { EdgeResolver } from "../edge/resolver";
 import { createHostRouter } from "../edge/hosts";
 import { DomainRegistry } from "../edge/customDomains";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "../edge/blobCache";
+import { EdgeMemory } from "../edge/memory/budget";
+import { useReadyAnswersBudget } from "../edge/http1/responseHead";
 import { VariantCompressor } from "../services/compressVariants";
 import { watchDeploymentFailures, type DeploymentFailureNotices } from "../services/notifyDeploymentFailed";
 
@@ -100,6 +102,9 @@ export interface TestServer {
   outbox: Outbox;
   /** Requests to site hosts, served by the real edge over a socket. */
   edge: EdgeClient;
+  /** The edge's budget (BERTH_EDGE_CACHE_MB) and its resolver, for tests of what it remembers. */
+  edgeMemory: EdgeMemory;
+  edgeResolver: EdgeResolver;
   /** Makes compressed forms now (in production a publish kicks it in the background). */
   compressor: VariantCompressor;
   /** The deployment-failed e-mails, as in production; settled() waits for the ones under way. */
@@ -140,18 +145,21 @@ export async function getTestServer(
   await ctx.domains.load();
   const compressor = new VariantCompressor(ctx);
   const notices = watchDeploymentFailures(ctx);
+  const memory = new EdgeMemory(env.edgeCacheBytes);
+  useReadyAnswersBudget(memory);
+  const resolver = new EdgeResolver(ctx.db, events, memory);
   const edge = new EdgeClient(
     createEdgeHandler({
-      resolver: new EdgeResolver(ctx.db, events),
+      resolver,
       blobs: ctx.blobs,
-      cache: new BlobCache(ctx.blobs, env.edgeCacheBytes, MAX_CACHED_FILE_BYTES),
+      cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
       log,
       db: ctx.db,
       passKeys: passKeys(env.secret!, env.appUrl),
       shareKeys: ctx.shareKeys,
       trustProxy: env.trustProxy,
     }),
-    createHostRouter({ ...env, customDomains: ctx.domains }),
+    createHostRouter({ ...env, customDomains: ctx.domains, memory }),
     log,
   );
   return {
@@ -160,6 +168,8 @@ export async function getTestServer(
     database,
     outbox: new Outbox(path.join(dataDir, "outbox")),
     edge,
+    edgeMemory: memory,
+    edgeResolver: resolver,
     compressor,
     notices,
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.

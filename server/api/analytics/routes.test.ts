@@ -15,6 +15,7 @@ import { createEdgeHandler } from "../../edge/handler";
 import { passKeys } from "../../edge/protection";
 import { EdgeResolver } from "../../edge/resolver";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "../../edge/blobCache";
+import { EdgeMemory } from "../../edge/memory/budget";
 import { createHostRouter } from "../../edge/hosts";
 import { AnalyticsCollector } from "../../edge/analytics/collector";
 import { rollUpAnalytics } from "../../services/rollUpAnalytics";
@@ -35,10 +36,11 @@ describe.each(DRIVERS)("site analytics (%s)", (driver) => {
     server = await getTestServer(driver);
     const { ctx } = server;
     collector = new AnalyticsCollector({ db: ctx.db, log: ctx.log, sitesDomain: ctx.env.sitesDomain, trustProxy: true });
+    const memory = new EdgeMemory(ctx.env.edgeCacheBytes);
     const edge = createEdgeHandler({
-      resolver: new EdgeResolver(ctx.db, ctx.events),
+      resolver: new EdgeResolver(ctx.db, ctx.events, memory),
       blobs: ctx.blobs,
-      cache: new BlobCache(ctx.blobs, ctx.env.edgeCacheBytes, MAX_CACHED_FILE_BYTES),
+      cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
       log: ctx.log,
       db: ctx.db,
       passKeys: passKeys(ctx.env.secret!, ctx.env.appUrl),
@@ -48,7 +50,7 @@ describe.each(DRIVERS)("site analytics (%s)", (driver) => {
       analytics: collector,
     });
     listening = createBerthServer({
-      hosts: createHostRouter(ctx.env),
+      hosts: createHostRouter({ ...ctx.env, memory }),
       edge,
       log: ctx.log,
       analytics: collector,

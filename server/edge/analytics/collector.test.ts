@@ -6,7 +6,10 @@ import { rowsOf } from "../../db/client";
 import { getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";
+import type { FastifyBaseLogger } from "fastify";
 import { AnalyticsCollector } from "./collector";
+import { EdgeMemory, MIN_BUDGET_BYTES } from "../memory/budget";
+import { memoryAfterCollection } from "../../memoryReport";
 import { parseGeoIpCsv } from "./geoip";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -138,6 +141,28 @@ describe("the analytics collector", () => {
     const written = await rows();
     expect(written.length).toBe(20_001);
     expect(written.find((r) => r.path === "(other)")?.requests).toBe(5000);
+  });
+
+  it("keeps what waits within its part of the edge's budget: a flood of distinct visitors is counted and dropped", async () => {
+    const memory = new EdgeMemory(MIN_BUDGET_BYTES);
+    const part = memory.part("analytics");
+    const warnings: Array<{ dropped?: number }> = [];
+    const log = { error: () => {}, warn: (entry: { dropped?: number }) => warnings.push(entry) } as unknown as FastifyBaseLogger;
+    const c = new AnalyticsCollector({ db: server.ctx.db, log, sitesDomain: "localhost", trustProxy: false, now: () => clock, memory });
+    const before = memoryAfterCollection();
+    for (let i = 0; i < 10_000; i++) {
+      c.record(site, "abcde.localhost", `/p${i}`, { "user-agent": `Mozilla/5.0 ${i} ${"u".repeat(4000)}`, referer: `https://${i}.example/` }, "203.0.113.1", 200, HTML, 1);
+    }
+    const after = memoryAfterCollection();
+    expect(part.used).toBeGreaterThan(part.cap / 2);
+    expect(part.used).toBeLessThanOrEqual(part.cap);
+    // Kept, the 10,000 visitors would hold some 80 MB.
+    expect(after.heapUsed - before.heapUsed).toBeLessThan(part.cap + 2 * 1024 * 1024);
+    await c.close();
+    expect(part.used).toBe(0);
+    const kept = (await rows()).length;
+    expect(kept).toBeGreaterThan(10);
+    expect(warnings.reduce((sum, w) => sum + (w.dropped ?? 0), 0)).toBe(10_000 - kept);
   });
 
   it("logs and drops a batch it cannot write, and keeps serving the next", async () => {

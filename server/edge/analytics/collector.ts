@@ -16,16 +16,19 @@ import { insertAnalyticsBatches, saltForDay, type AnalyticsBatch, type Analytics
 import type { ServedSite } from "../reply";
 import { hostName, isBot, isPageView, pathOf, referrerHost, visitorAddress } from "./classify";
 import type { GeoIp } from "./geoip";
+import { EdgeMemory, stringBytes, type MemoryPart } from "../memory/budget";
+import { ANALYTICS_CLIENT_BYTES, ANALYTICS_VISITS_BYTES } from "../memory/sizes";
+import { flat } from "../flatString";
 
 /**
  * One write a second, holding everything that came in since the last. No earlier write when many
  * entries wait: with the embedded database a write runs on the serving thread (about 14 ms for
  * 1,000 entries), and bench:edge's many case (1,000 paths round robin) reached 1,000 entries four
- * times a second, which cost it 8 % of its throughput. MAX_PENDING bounds the memory instead.
+ * times a second, which cost it 8 % of its throughput. The edge's budget bounds the memory instead:
+ * the `analytics` part holds what waits and the batch being written; past it (a flood of distinct
+ * clients or URLs, or a database that is behind) new entries are dropped and counted.
  */
 export const FLUSH_INTERVAL_MS = 1000;
-/** Distinct entries kept while the database is behind; past this, new ones are dropped and counted. */
-const MAX_PENDING = 50_000;
 /** Distinct rows per batch; past this, new paths, referrers and visitors fold into one row. */
 const MAX_GROUPS = 20_000;
 const OTHER_PATH = "(other)";
@@ -90,12 +93,17 @@ export interface CollectorOptions {
   trustProxy: boolean;
   geoIp?: GeoIp | undefined;
   now?: () => number;
+  /** The edge's budget; its `analytics` part bounds what waits to be written. */
+  memory?: EdgeMemory;
 }
 
 export class AnalyticsCollector implements AnalyticsRecorder {
   private clients = new Map<string, Client>();
   /** Distinct entries waiting (Visits over every client). */
   private entries = 0;
+  /** Their estimated bytes, counted in `part` until the write that takes them is done. */
+  private bytes = 0;
+  private readonly part: MemoryPart;
   /** The client the previous request came from, while it is still pending. */
   private lastClient: Client | undefined;
   private flushing: Promise<void> | undefined;
@@ -108,6 +116,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
   constructor(private readonly options: CollectorOptions) {
     this.sitesSuffix = `.${options.sitesDomain.toLowerCase()}`;
     this.now = options.now ?? Date.now;
+    this.part = (options.memory ?? new EdgeMemory(256 * 1024 * 1024)).part("analytics");
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
@@ -129,11 +138,10 @@ export class AnalyticsCollector implements AnalyticsRecorder {
       const key = `${site.siteId}\n${host}\n${userAgent}\n${referer}\n${address}\n${forwardedFor}`;
       client = this.clients.get(key);
       if (client === undefined) {
-        if (this.entries >= MAX_PENDING) {
-          this.dropped++;
-          return;
-        }
-        client = { site, host, userAgent, referer, forwardedFor, address, byUrl: new Map(), others: undefined };
+        // The key, and the fields again as copies of their own (see flat).
+        const size = ANALYTICS_CLIENT_BYTES + 2 * stringBytes(key);
+        if (!this.take(size)) return;
+        client = { site, host: flat(host), userAgent: copy(userAgent), referer: copy(referer), forwardedFor: copy(forwardedFor), address, byUrl: new Map(), others: undefined };
         this.clients.set(key, client);
       }
       this.lastClient = client;
@@ -153,10 +161,8 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     const key = `${status}\n${contentType}\n${url}`;
     let visits = first ? undefined : client.others?.get(key);
     if (visits !== undefined) return visits;
-    if (this.entries >= MAX_PENDING) {
-      this.dropped++;
-      return undefined;
-    }
+    // The URL is best the route's own string, shared, but it may outlive the route: counted.
+    if (!this.take(ANALYTICS_VISITS_BYTES + stringBytes(url) + (first ? 0 : stringBytes(key)))) return undefined;
     visits = { client, url, status, contentType, response, requests: 0, bytes: 0 };
     if (first) client.byUrl.set(url, visits);
     else (client.others ??= new Map()).set(key, visits);
@@ -164,25 +170,51 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     return visits;
   }
 
+  /** Counts `size` more bytes waiting, or the visit is dropped: the budget's part is full. */
+  private take(size: number): boolean {
+    if (this.part.used + size > this.part.cap) {
+      this.dropped++;
+      return false;
+    }
+    this.bytes += size;
+    this.part.charge(size);
+    return true;
+  }
+
   /** Writes what is waiting; one write at a time. Failures are logged, and the batch is lost. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (this.entries === 0) return Promise.resolve();
+    if (this.entries === 0) {
+      // Nothing to write, but perhaps clients whose every visit was dropped.
+      this.part.release(this.bytes);
+      this.bytes = 0;
+      this.clients = new Map();
+      this.lastClient = undefined;
+      this.reportDropped();
+      return Promise.resolve();
+    }
     const clients = this.clients;
     const entries = this.entries;
+    const bytes = this.bytes;
     this.clients = new Map();
     this.entries = 0;
+    this.bytes = 0;
     this.lastClient = undefined;
     this.flushing = this.write(clients.values())
       .catch((error: unknown) => this.options.log.error({ err: error, entries }, "could not write analytics"))
       .finally(() => {
+        // Until now the batch was in memory: it counted against what new visits may take.
+        this.part.release(bytes);
         this.flushing = undefined;
-        if (this.dropped > 0) {
-          this.options.log.warn({ dropped: this.dropped }, "analytics dropped visits while the database was behind");
-          this.dropped = 0;
-        }
+        this.reportDropped();
       });
     return this.flushing;
+  }
+
+  private reportDropped(): void {
+    if (this.dropped === 0) return;
+    this.options.log.warn({ dropped: this.dropped }, "analytics dropped visits: their memory was full (the database behind, or a flood of distinct visitors or URLs)");
+    this.dropped = 0;
   }
 
   /** Clean shutdown: stops the timer and writes everything still in memory. */
@@ -277,6 +309,10 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     }
     return this.salt.value;
   }
+}
+
+function copy(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : flat(text);
 }
 
 function typeOf(response: RecordedResponse): string | undefined {

@@ -13,6 +13,7 @@ import { createEdgeHandler } from "../handler";
 import { passKeys } from "../protection";
 import { EdgeResolver } from "../resolver";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "../blobCache";
+import { EdgeMemory } from "../memory/budget";
 import { createHostRouter } from "../hosts";
 import { kernelSend } from "../native/kernelSend";
 
@@ -54,10 +55,11 @@ describe("the edge's HTTP/1.1 layer", () => {
   async function connect(settings: { headersTimeout?: number; keepAliveTimeout?: number } = {}): Promise<RawConnection> {
     if (!listening) {
       const { ctx } = server;
-      const edge = createEdgeHandler({
-        resolver: new EdgeResolver(ctx.db, ctx.events),
+      const memory = new EdgeMemory(ctx.env.edgeCacheBytes);
+    const edge = createEdgeHandler({
+        resolver: new EdgeResolver(ctx.db, ctx.events, memory),
         blobs: ctx.blobs,
-        cache: new BlobCache(ctx.blobs, ctx.env.edgeCacheBytes, MAX_CACHED_FILE_BYTES),
+        cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
         log: ctx.log,
         db: ctx.db,
         passKeys: passKeys(ctx.env.secret!, ctx.env.appUrl),
@@ -65,7 +67,7 @@ describe("the edge's HTTP/1.1 layer", () => {
         trustProxy: ctx.env.trustProxy,
       });
       listening = createBerthServer({
-        hosts: createHostRouter(ctx.env),
+        hosts: createHostRouter({ ...ctx.env, memory }),
         edge,
         log: ctx.log,
         fallback: (_req, res) => {

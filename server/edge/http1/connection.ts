@@ -21,6 +21,8 @@ import { kernelSend, KERNEL_SEND_MIN_BYTES } from "../native/kernelSend";
 import { sealedFileOf } from "../native/sealedBodies";
 import { kept, readIntoSharedBuffer, readIntoStream } from "./sharedReads";
 import { handleOf, plainTcpHandle } from "./socketHandle";
+import { MAX_TARGET_LENGTH, TARGET_TOO_LONG } from "../requestLimits";
+import { flat } from "../flatString";
 
 const EMPTY = Buffer.alloc(0);
 
@@ -151,9 +153,11 @@ export class EdgeConnection implements EdgeReply {
       this.headersSent = false;
       this.served = undefined;
       this.path = undefined;
-      let pending: void | Promise<void>;
+      let pending: void | Promise<void> = undefined;
       try {
-        pending = this.options.serve(head, this, label);
+        // A target over 8 KB is refused before the site sees it: nothing is prepared or kept.
+        if (head.url.length > MAX_TARGET_LENGTH) this.send(TARGET_TOO_LONG.status, TARGET_TOO_LONG.headers, head.method === "HEAD" ? undefined : TARGET_TOO_LONG.body);
+        else pending = this.options.serve(head, this, label);
       } catch (error) {
         return this.crash(error);
       }
@@ -310,8 +314,12 @@ export class EdgeConnection implements EdgeReply {
   /** Hands the answered request to analytics, when they are on and the site is known. */
   private count(status: number, headers: OutgoingHttpHeaders, bytes: number): void {
     const { analytics } = this.options;
+    if (analytics === undefined) return;
     const head = this.current!;
-    analytics?.record(this.served!, head.host, this.path ?? head.url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers, bytes);
+    // Without a route (a password page, a closed site) the target is a slice of the head's text:
+    // a copy of its own, or analytics would keep the whole head for it.
+    const url = this.path ?? flat(head.url);
+    analytics.record(this.served!, head.host, url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers, bytes);
   }
 
   async stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void> {

@@ -1,7 +1,9 @@
 // Ready answers (head and body in one buffer) stay ready across seconds: their Date is written
 // in place, except in a buffer a socket still holds, and answers nobody asks for are let go.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { headEnd, lent, wholeResponse, wholeStats } from "./responseHead";
+import { headEnd, lent, useReadyAnswersBudget, wholeResponse, wholeStats } from "./responseHead";
+import { EdgeMemory, MIN_BUDGET_BYTES } from "../memory/budget";
+import { READY_ANSWER_BYTES } from "../memory/sizes";
 
 const END = headEnd(5);
 
@@ -82,7 +84,30 @@ describe("wholeResponse", () => {
       expect(wholeResponse(200, kept, body, END)).toBe(keptBytes);
     }
     expect(wholeStats().entries).toBe(1);
-    expect(wholeStats().bytes).toBe(keptBytes.length);
+    expect(wholeStats().bytes).toBe(READY_ANSWER_BYTES + keptBytes.length);
     expect(wholeResponse(200, dropped, body, END)).not.toBe(old);
+  });
+
+  it("holds what its part of the edge's budget allows, the oldest answers going first", () => {
+    const memory = new EdgeMemory(MIN_BUDGET_BYTES);
+    useReadyAnswersBudget(memory);
+    const part = memory.part("readyAnswers");
+    expect(wholeStats()).toEqual({ entries: 0, bytes: 0 });
+    // A redirect that carries the request's query: a header object, and an answer, per request.
+    const body = Buffer.alloc(0);
+    const made: Array<{ headers: { location: string; "content-length": number }; bytes: Buffer }> = [];
+    for (let i = 0; i < 500; i++) {
+      const headers = { location: `/to?${i}-${"q".repeat(8000)}`, "content-length": 0 };
+      made.push({ headers, bytes: wholeResponse(302, headers, body, END) });
+    }
+    const { entries, bytes } = wholeStats();
+    expect(bytes).toBeLessThanOrEqual(part.cap);
+    expect(bytes).toBe(part.used);
+    expect(entries).toBeLessThan(500);
+    expect(entries).toBeGreaterThan(100);
+    // The newest is ready, the oldest was let go (and is made again when asked for).
+    expect(wholeResponse(302, made[499]!.headers, body, END)).toBe(made[499]!.bytes);
+    expect(wholeResponse(302, made[0]!.headers, body, END)).not.toBe(made[0]!.bytes);
+    expect(memory.used).toBe(part.used);
   });
 });

@@ -1,6 +1,8 @@
 // Writes the head of a response as text. The edge reuses header objects across requests (one
 // per prepared file and encoding), so each object's lines are worked out once and remembered.
 import { STATUS_CODES, type OutgoingHttpHeaders } from "node:http";
+import { EdgeMemory, MIN_BUDGET_BYTES, type MemoryPart } from "../memory/budget";
+import { READY_ANSWER_BYTES } from "../memory/sizes";
 
 const statusLines = new Map<number, string>();
 const linesOf = new WeakMap<OutgoingHttpHeaders, string>();
@@ -24,13 +26,22 @@ let dateLine = "";
 // second. Rebuilding a thousand answers every second instead (the many case) cost 5 % of req/s.
 // A buffer still queued on a socket when it was written ("lent") is never changed in place: the
 // socket may send it later, and a half-old, half-new Date is not a date. It is built afresh.
+//
+// What they hold together is bounded by their part of the edge's budget (memory/budget.ts): a
+// header object made for one request (a redirect that carries the request's query) makes an
+// answer nobody asks for again, so past the cap the oldest answers go first.
 /** Bodies up to this size are worth a ready-made answer. */
 export const WHOLE_MAX_BODY = 64 * 1024;
-const WHOLE_MAX_ENTRIES = 2000;
-/** What the ready answers may hold in all. */
-const WHOLE_MAX_BYTES = 32 * 1024 * 1024;
 /** An answer not used for this long is let go, so old deployments' bodies do not stay. */
 const WHOLE_IDLE_SECONDS = 10;
+/** The ready answers' part of the process's edge budget; until start-up says, the smallest budget's. */
+let wholePart: MemoryPart = new EdgeMemory(MIN_BUDGET_BYTES).part("readyAnswers");
+
+/** Counts the ready answers in `memory` (one per process: the answers are the process's). */
+export function useReadyAnswersBudget(memory: EdgeMemory): void {
+  for (const [headers, ready] of whole) forget(headers, ready);
+  wholePart = memory.part("readyAnswers");
+}
 
 interface Ready {
   status: number;
@@ -100,7 +111,13 @@ function sweep(second: number): void {
 
 function forget(headers: OutgoingHttpHeaders, ready: Ready): void {
   whole.delete(headers);
-  wholeBytes -= ready.bytes.length;
+  const size = readySize(ready);
+  wholeBytes -= size;
+  wholePart.release(size);
+}
+
+function readySize(ready: Ready): number {
+  return READY_ANSWER_BYTES + ready.bytes.length;
 }
 
 /** The connection-management lines and the blank line that ends a head. */
@@ -139,9 +156,17 @@ export function wholeResponse(status: number, headers: OutgoingHttpHeaders, body
   const bytes = Buffer.allocUnsafeSlow(text.length + body.length);
   bytes.write(text, 0, "latin1");
   body.copy(bytes, text.length);
-  if (whole.size < WHOLE_MAX_ENTRIES && wholeBytes + bytes.length <= WHOLE_MAX_BYTES) {
-    whole.set(headers, { status, body, end, bytes, dateAt, second, lent: false });
-    wholeBytes += bytes.length;
+  const made: Ready = { status, body, end, bytes, dateAt, second, lent: false };
+  const size = readySize(made);
+  if (size <= wholePart.cap) {
+    // Oldest first: a Map iterates in insertion order.
+    for (const [oldHeaders, old] of whole) {
+      if (wholeBytes + size <= wholePart.cap) break;
+      forget(oldHeaders, old);
+    }
+    whole.set(headers, made);
+    wholeBytes += size;
+    wholePart.charge(size);
   }
   return bytes;
 }
@@ -152,7 +177,7 @@ export function lent(headers: OutgoingHttpHeaders, bytes: Buffer): void {
   if (ready !== undefined && ready.bytes === bytes) ready.lent = true;
 }
 
-/** For tests: the ready answers held, and their bytes. */
+/** For tests: the ready answers held, and their bytes as the budget counts them. */
 export function wholeStats(): { entries: number; bytes: number } {
   return { entries: whole.size, bytes: wholeBytes };
 }

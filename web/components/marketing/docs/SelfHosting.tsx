@@ -15,6 +15,10 @@ const SETTINGS: { name: string; what: string }[] = [
   { name: "BERTH_CONTACT_ADDRESS / _PHONE", what: "Optional address and phone for the contact page and footer." },
   { name: "BERTH_TERMS_FILE / BERTH_PRIVACY_FILE", what: "Markdown files that replace the built-in terms and privacy policy." },
   { name: "BERTH_TRUST_PROXY", what: "Set to true behind a reverse proxy so client addresses are read correctly." },
+  {
+    name: "BERTH_EDGE_CACHE_MB",
+    what: "Memory for everything the site server keeps: small files, file lists, paths, host names, cookies and unsent visits. Visitors sending made-up requests cannot make it use more. Default 256, at least 8.",
+  },
 ];
 
 export function SelfHosting() {

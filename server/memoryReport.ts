@@ -1,0 +1,51 @@
+// What the process holds in memory, measured after a full garbage collection, so that what is
+// reported is what is kept, not what is waiting to be collected. The admin socket answers it
+// (GET /memory), for an operator's `curl --unix-socket` and for the tests that flood the edge and
+// check that its caches stay within BERTH_EDGE_CACHE_MB.
+import v8 from "node:v8";
+import vm from "node:vm";
+
+export interface MemoryReport {
+  /** V8's heap after the collection: every string and object the caches keep. */
+  heapUsed: number;
+  heapTotal: number;
+  /** The most V8 will grow the heap to (--max-old-space-size). */
+  heapLimit: number;
+  /** Memory outside the heap that V8 knows of: Buffers, PGlite's WebAssembly memory. */
+  external: number;
+  arrayBuffers: number;
+  rss: number;
+  /** The edge's own accounting, by part (server/edge/memory); absent without the edge role. */
+  edge?: unknown;
+}
+
+let collect: (() => void) | undefined;
+
+/**
+ * V8's `gc()`, found once. It exists only with --expose-gc; setting the flag now and asking a new
+ * context for it gives the same function without starting the process differently.
+ */
+function fullCollection(): () => void {
+  if (!collect) {
+    v8.setFlagsFromString("--expose-gc");
+    collect = vm.runInNewContext("gc") as () => void;
+  }
+  return collect;
+}
+
+export function memoryAfterCollection(edge?: () => unknown): MemoryReport {
+  const gc = fullCollection();
+  // Twice: the first run may leave objects that a finalizer or weak reference let go of.
+  gc();
+  gc();
+  const usage = process.memoryUsage();
+  return {
+    heapUsed: usage.heapUsed,
+    heapTotal: usage.heapTotal,
+    heapLimit: v8.getHeapStatistics().heap_size_limit,
+    external: usage.external,
+    arrayBuffers: usage.arrayBuffers,
+    rss: usage.rss,
+    ...(edge ? { edge: edge() } : {}),
+  };
+}
