@@ -158,3 +158,27 @@ describe("loadEnv: custom-domain DNS", () => {
     expect(problems).toContain('BERTH_PUBLIC_IPS: "berth.example.com"');
   });
 });
+
+describe("loadEnv: caps per account", () => {
+  it("caps sites, custom domains and share links by default", () => {
+    expect(loadEnv({}, []).caps).toEqual({ sitesPerAccount: 1000, customDomainsPerAccount: 100, shareLinksPerSite: 100 });
+  });
+
+  it("takes the operator's values", () => {
+    const env = loadEnv({ BERTH_MAX_SITES_PER_ACCOUNT: "5", BERTH_MAX_DOMAINS_PER_ACCOUNT: "2", BERTH_MAX_SHARE_LINKS_PER_SITE: "3" }, []);
+    expect(env.caps).toEqual({ sitesPerAccount: 5, customDomainsPerAccount: 2, shareLinksPerSite: 3 });
+  });
+
+  it("names every bad cap", () => {
+    let error: unknown;
+    try {
+      loadEnv({ BERTH_MAX_SITES_PER_ACCOUNT: "0", BERTH_MAX_DOMAINS_PER_ACCOUNT: "many", BERTH_MAX_SHARE_LINKS_PER_SITE: "1.5" }, []);
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as EnvError).problems.join("\n");
+    expect(problems).toContain('BERTH_MAX_SITES_PER_ACCOUNT: must be 1 or more (got "0")');
+    expect(problems).toContain('BERTH_MAX_DOMAINS_PER_ACCOUNT: must be a number (got "many")');
+    expect(problems).toContain('BERTH_MAX_SHARE_LINKS_PER_SITE: must be a whole number (got "1.5")');
+  });
+});

@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { canonicalIp } from "./dns";
 import { z } from "zod";
+import { DEFAULT_CAPS, type AccountCaps } from "../common/limits";
 
 const port = z.coerce
   .number({ error: "must be a number" })
@@ -23,6 +24,9 @@ const hostname = z
   .transform((v) => v.toLowerCase());
 
 const email = z.string().email("must be an e-mail address");
+
+const wholeNumber = (min: number) =>
+  z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
 
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -131,6 +135,12 @@ const Schema = z.object({
   // Seconds before what a crash leaves behind (blobs no row refers to, temporary upload files) is
   // swept; longer than the slowest upload, whose blobs are unreferenced until it commits.
   BERTH_ORPHAN_GRACE_SECONDS: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more").default(86_400),
+  // How many sites one account may have (deleted ones count until they are purged).
+  BERTH_MAX_SITES_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.sitesPerAccount),
+  // How many custom domains one account may add, across its sites.
+  BERTH_MAX_DOMAINS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.customDomainsPerAccount),
+  // How many share links one site may have (revoked ones count until they are deleted).
+  BERTH_MAX_SHARE_LINKS_PER_SITE: wholeNumber(1).default(DEFAULT_CAPS.shareLinksPerSite),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -189,6 +199,8 @@ export interface Env {
   dnsServers: string[] | undefined;
   /** Canonical addresses apex custom domains point at; empty: they use ALIAS/ANAME to the site's host. */
   publicIps: string[];
+  /** How many sites, custom domains and share links an account may hold (BERTH_MAX_*). */
+  caps: AccountCaps;
 }
 
 export class EnvError extends Error {
@@ -316,5 +328,10 @@ export function loadEnv(
     orphanGraceMs: v.BERTH_ORPHAN_GRACE_SECONDS * 1000,
     dnsServers,
     publicIps,
+    caps: {
+      sitesPerAccount: v.BERTH_MAX_SITES_PER_ACCOUNT,
+      customDomainsPerAccount: v.BERTH_MAX_DOMAINS_PER_ACCOUNT,
+      shareLinksPerSite: v.BERTH_MAX_SHARE_LINKS_PER_SITE,
+    },
   };
 }
