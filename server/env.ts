@@ -33,6 +33,9 @@ const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 
 const trueOrFalse = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1");
 
+/** BERTH_BODY_TIMEOUT_SECONDS's default; also the HTTP server's when it is given none (tests). */
+export const DEFAULT_BODY_TIMEOUT_SECONDS = 30;
+
 const S3_DEPENDENT = ["BERTH_S3_ENDPOINT", "BERTH_S3_REGION", "BERTH_S3_FORCE_PATH_STYLE", "BERTH_S3_PREFIX"] as const;
 
 const Schema = z.object({
@@ -141,6 +144,12 @@ const Schema = z.object({
   BERTH_MAX_DOMAINS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.customDomainsPerAccount),
   // How many share links one site may have (revoked ones count until they are deleted).
   BERTH_MAX_SHARE_LINKS_PER_SITE: wholeNumber(1).default(DEFAULT_CAPS.shareLinksPerSite),
+  // Seconds a request body may make no progress before it is answered 408 and its connection
+  // closed. A slow upload that keeps sending is never cut off.
+  BERTH_BODY_TIMEOUT_SECONDS: wholeNumber(1).default(DEFAULT_BODY_TIMEOUT_SECONDS),
+  // Open connections one client address may hold (IPv6: one /64); 0 for no cap. Not applied with
+  // BERTH_TRUST_PROXY, where every connection comes from the proxy: cap per client there.
+  BERTH_MAX_CONNECTIONS_PER_IP: wholeNumber(0).default(256),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -201,6 +210,10 @@ export interface Env {
   publicIps: string[];
   /** How many sites, custom domains and share links an account may hold (BERTH_MAX_*). */
   caps: AccountCaps;
+  /** How long a request body may make no progress (BERTH_BODY_TIMEOUT_SECONDS). */
+  bodyTimeoutMs: number;
+  /** Open connections per client address; 0 for none (BERTH_MAX_CONNECTIONS_PER_IP, off behind a trusted proxy). */
+  maxConnectionsPerAddress: number;
 }
 
 export class EnvError extends Error {
@@ -333,5 +346,7 @@ export function loadEnv(
       customDomainsPerAccount: v.BERTH_MAX_DOMAINS_PER_ACCOUNT,
       shareLinksPerSite: v.BERTH_MAX_SHARE_LINKS_PER_SITE,
     },
+    bodyTimeoutMs: v.BERTH_BODY_TIMEOUT_SECONDS * 1000,
+    maxConnectionsPerAddress: v.BERTH_TRUST_PROXY ? 0 : v.BERTH_MAX_CONNECTIONS_PER_IP,
   };
 }

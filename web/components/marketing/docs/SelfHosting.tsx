@@ -14,6 +14,8 @@ const SETTINGS: { name: string; what: string }[] = [
   { name: "BERTH_CONTACT_ADDRESS / _PHONE", what: "Optional address and phone for the contact page and footer." },
   { name: "BERTH_TERMS_FILE / BERTH_PRIVACY_FILE", what: "Markdown files that replace the built-in terms and privacy policy." },
   { name: "BERTH_TRUST_PROXY", what: "Set to true behind a reverse proxy so client addresses are read correctly." },
+  { name: "BERTH_BODY_TIMEOUT_SECONDS", what: "Seconds a request body may make no progress before Berth answers 408 and closes the connection. Default 30." },
+  { name: "BERTH_MAX_CONNECTIONS_PER_IP", what: "Open connections one client address may hold; 0 for no cap. Not applied behind a trusted proxy. Default 256." },
   { name: "BERTH_MAX_SITES_PER_ACCOUNT", what: "How many sites one account may have; deleted sites count until they are purged. Default 1000." },
   { name: "BERTH_MAX_DOMAINS_PER_ACCOUNT", what: "How many custom domains one account may add. Default 100." },
   { name: "BERTH_MAX_SHARE_LINKS_PER_SITE", what: "How many share links one site may have; revoked links count until deleted. Default 100." },
