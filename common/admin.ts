@@ -27,6 +27,20 @@ export interface AdminUsersResponse {
 }
 export const ADMIN_PAGE_SIZE = 50;
 
+/**
+ * GET /api/admin/storage: what the blob store holds beside what users' quotas count. The two
+ * differ both ways: a file two users uploaded is stored once and counted for each, and the
+ * compressed copies the server makes of site files are stored but counted in no quota.
+ */
+export interface AdminStorageResponse {
+  /** Every stored blob once: the disk (or bucket) Berth's files take. */
+  diskBytes: number;
+  /** Of diskBytes, the brotli and gzip copies of site files the server makes to serve them faster. */
+  variantBytes: number;
+  /** The sum of every user's storage as their quota counts it. */
+  quotaBytes: number;
+}
+
 /** PATCH /api/admin/users/:id: any subset. */
 export const AdminUserUpdate = z
   .object({

@@ -33,3 +33,43 @@ export const SITE_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 
 /** Wrong share-link passwords, per link and client address. */
 export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
+
+/**
+ * How many of each thing one account may hold, so that one account cannot fill the database or
+ * queue unbounded background work. The operator can change each (server/env.ts); these are the
+ * defaults. Sized far above what a person or an agency uses and well below what would hurt a
+ * server:
+ * - sites per account, 1,000: each site holds a subdomain from the pool, rows and a host entry in
+ *   the edge's cache, and storage alone does not bound them (identical files are stored once).
+ * - custom domains per account, 100: each one queues DNS checks (up to 10 per step) and a TLS
+ *   certificate, and certificate authorities limit the orders one server may place.
+ * - share links per site, 100: the edge keeps every link's expiry and revocation in the site's
+ *   cached host entry, to check share cookies without a query.
+ * - API tokens (50) and webhooks (20) per account, for when those features arrive.
+ * Deleted sites count until they are purged, and revoked share links until they are deleted:
+ * their rows are still there and can come back.
+ */
+export const DEFAULT_CAPS = {
+  sitesPerAccount: 1_000,
+  customDomainsPerAccount: 100,
+  shareLinksPerSite: 100,
+  apiTokensPerAccount: 50,
+  webhooksPerAccount: 20,
+} as const;
+
+/** The caps a server enforces: the defaults, or the operator's values. */
+export interface AccountCaps {
+  sitesPerAccount: number;
+  customDomainsPerAccount: number;
+  shareLinksPerSite: number;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** What the API answers when an add would go over a cap; it names the cap and the way out. */
+export const CAP_TEXT = {
+  sites: (max: number) =>
+    `You can have at most ${count(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
+  customDomains: (max: number) => `You can have at most ${count(max)} custom domains. Remove one to add another.`,
+  shareLinks: (max: number) => `A site can have at most ${count(max)} share links. Delete one to add another.`,
+} as const;

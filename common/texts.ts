@@ -203,6 +203,14 @@ export const ADMIN_TEXT = {
   /** "1–50 of 123" */
   range: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
   userCount: (total: number) => `${total} ${total === 1 ? "user" : "users"}`,
+  storage: {
+    label: "Storage on this server",
+    disk: "On disk",
+    /** Under the disk figure: how much of it no quota counts. */
+    variants: (size: string) => `Includes ${size} of compressed copies, which no quota counts`,
+    quotas: "Counted in quotas",
+    quotasHint: "Every user's storage added up; a file two users uploaded counts for each",
+  },
   actionsFor: (email: string) => `Actions for ${email}`,
   selfActions: "You can't change your own account here. Ask another admin.",
   configAdmin: "Admin by server config",

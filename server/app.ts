@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerFactory, type RouteOptions } from "fastify";
 import type { AppContext } from "./context";
 import { AppError } from "./errors";
+import { requestAborted } from "./requestAborted";
 import { authRoutes } from "./api/auth/routes";
 import { healthRoutes } from "./api/health/routes";
 import { contactRoutes } from "./api/contact/routes";
@@ -43,6 +44,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   app.setErrorHandler((error, request, reply) => {
+    if (requestAborted(request.raw)) {
+      // The server's logger: the API's routes log at warn and above, and this is worth an info line.
+      ctx.log.info({ reqId: request.id, method: request.method, url: request.url }, "request body not received in full: the client went away or stopped sending");
+      return reply.status(400).send({ error: { code: "request_aborted", message: "The request was not received in full." } });
+    }
     if (error instanceof AppError) {
       return reply.status(error.status).send({
         error: {

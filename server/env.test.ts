@@ -236,3 +236,57 @@ describe("loadEnv: the dashboard and the sites on registrable domains of their o
     expect(problems.join("\n")).toContain("share the registrable domain example.com");
   });
 });
+
+describe("loadEnv: caps per account", () => {
+  it("caps sites, custom domains and share links by default", () => {
+    expect(loadEnv({}, []).caps).toEqual({ sitesPerAccount: 1000, customDomainsPerAccount: 100, shareLinksPerSite: 100 });
+  });
+
+  it("takes the operator's values", () => {
+    const env = loadEnv({ BERTH_MAX_SITES_PER_ACCOUNT: "5", BERTH_MAX_DOMAINS_PER_ACCOUNT: "2", BERTH_MAX_SHARE_LINKS_PER_SITE: "3" }, []);
+    expect(env.caps).toEqual({ sitesPerAccount: 5, customDomainsPerAccount: 2, shareLinksPerSite: 3 });
+  });
+
+  it("names every bad cap", () => {
+    let error: unknown;
+    try {
+      loadEnv({ BERTH_MAX_SITES_PER_ACCOUNT: "0", BERTH_MAX_DOMAINS_PER_ACCOUNT: "many", BERTH_MAX_SHARE_LINKS_PER_SITE: "1.5" }, []);
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as EnvError).problems.join("\n");
+    expect(problems).toContain('BERTH_MAX_SITES_PER_ACCOUNT: must be 1 or more (got "0")');
+    expect(problems).toContain('BERTH_MAX_DOMAINS_PER_ACCOUNT: must be a number (got "many")');
+    expect(problems).toContain('BERTH_MAX_SHARE_LINKS_PER_SITE: must be a whole number (got "1.5")');
+  });
+});
+
+describe("loadEnv: slow clients", () => {
+  it("times out a stalled body after 30 s and caps connections per address at 256 by default", () => {
+    const env = loadEnv({}, []);
+    expect(env.bodyTimeoutMs).toBe(30_000);
+    expect(env.maxConnectionsPerAddress).toBe(256);
+  });
+
+  it("takes the operator's values; 0 connections means no cap", () => {
+    const env = loadEnv({ BERTH_BODY_TIMEOUT_SECONDS: "90", BERTH_MAX_CONNECTIONS_PER_IP: "0" }, []);
+    expect(env.bodyTimeoutMs).toBe(90_000);
+    expect(env.maxConnectionsPerAddress).toBe(0);
+  });
+
+  it("counts no connections per address behind a trusted proxy, which is every connection's peer", () => {
+    expect(loadEnv({ BERTH_TRUST_PROXY: "true", BERTH_MAX_CONNECTIONS_PER_IP: "10" }, []).maxConnectionsPerAddress).toBe(0);
+  });
+
+  it("names every bad value", () => {
+    let error: unknown;
+    try {
+      loadEnv({ BERTH_BODY_TIMEOUT_SECONDS: "0", BERTH_MAX_CONNECTIONS_PER_IP: "-1" }, []);
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as EnvError).problems.join("\n");
+    expect(problems).toContain('BERTH_BODY_TIMEOUT_SECONDS: must be 1 or more (got "0")');
+    expect(problems).toContain('BERTH_MAX_CONNECTIONS_PER_IP: must be 0 or more (got "-1")');
+  });
+});

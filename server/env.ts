@@ -5,6 +5,7 @@ import path from "node:path";
 import { canonicalIp } from "./dns";
 import { registrableDomainSharedWithSites } from "./registrableDomain";
 import { z } from "zod";
+import { DEFAULT_CAPS, type AccountCaps } from "../common/limits";
 
 const port = z.coerce
   .number({ error: "must be a number" })
@@ -25,10 +26,16 @@ const hostname = z
 
 const email = z.string().email("must be an e-mail address");
 
+const wholeNumber = (min: number) =>
+  z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
+
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
 const trueOrFalse = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1");
+
+/** BERTH_BODY_TIMEOUT_SECONDS's default; also the HTTP server's when it is given none (tests). */
+export const DEFAULT_BODY_TIMEOUT_SECONDS = 30;
 
 const S3_DEPENDENT = ["BERTH_S3_ENDPOINT", "BERTH_S3_REGION", "BERTH_S3_FORCE_PATH_STYLE", "BERTH_S3_PREFIX"] as const;
 
@@ -148,6 +155,18 @@ const Schema = z.object({
   // Seconds before what a crash leaves behind (blobs no row refers to, temporary upload files) is
   // swept; longer than the slowest upload, whose blobs are unreferenced until it commits.
   BERTH_ORPHAN_GRACE_SECONDS: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more").default(86_400),
+  // How many sites one account may have (deleted ones count until they are purged).
+  BERTH_MAX_SITES_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.sitesPerAccount),
+  // How many custom domains one account may add, across its sites.
+  BERTH_MAX_DOMAINS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.customDomainsPerAccount),
+  // How many share links one site may have (revoked ones count until they are deleted).
+  BERTH_MAX_SHARE_LINKS_PER_SITE: wholeNumber(1).default(DEFAULT_CAPS.shareLinksPerSite),
+  // Seconds a request body may make no progress before it is answered 408 and its connection
+  // closed. A slow upload that keeps sending is never cut off.
+  BERTH_BODY_TIMEOUT_SECONDS: wholeNumber(1).default(DEFAULT_BODY_TIMEOUT_SECONDS),
+  // Open connections one client address may hold (IPv6: one /64); 0 for no cap. Not applied with
+  // BERTH_TRUST_PROXY, where every connection comes from the proxy: cap per client there.
+  BERTH_MAX_CONNECTIONS_PER_IP: wholeNumber(0).default(256),
   // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -206,6 +225,12 @@ export interface Env {
   dnsServers: string[] | undefined;
   /** Canonical addresses apex custom domains point at; empty: they use ALIAS/ANAME to the site's host. */
   publicIps: string[];
+  /** How many sites, custom domains and share links an account may hold (BERTH_MAX_*). */
+  caps: AccountCaps;
+  /** How long a request body may make no progress (BERTH_BODY_TIMEOUT_SECONDS). */
+  bodyTimeoutMs: number;
+  /** Open connections per client address; 0 for none (BERTH_MAX_CONNECTIONS_PER_IP, off behind a trusted proxy). */
+  maxConnectionsPerAddress: number;
 }
 
 export class EnvError extends Error {
@@ -356,5 +381,12 @@ export function loadEnv(
     orphanGraceMs: v.BERTH_ORPHAN_GRACE_SECONDS * 1000,
     dnsServers,
     publicIps,
+    caps: {
+      sitesPerAccount: v.BERTH_MAX_SITES_PER_ACCOUNT,
+      customDomainsPerAccount: v.BERTH_MAX_DOMAINS_PER_ACCOUNT,
+      shareLinksPerSite: v.BERTH_MAX_SHARE_LINKS_PER_SITE,
+    },
+    bodyTimeoutMs: v.BERTH_BODY_TIMEOUT_SECONDS * 1000,
+    maxConnectionsPerAddress: v.BERTH_TRUST_PROXY ? 0 : v.BERTH_MAX_CONNECTIONS_PER_IP,
   };
 }

@@ -13,6 +13,9 @@ import { IMPOSSIBLE_HOST, MAX_TARGET_LENGTH, TARGET_TOO_LONG, type Refusal } fro
 import { EdgeConnection } from "./edge/http1/connection";
 import { IdleSweep } from "./edge/http1/idleSweep";
 import type { AnalyticsRecorder } from "./edge/analytics/collector";
+import { ConnectionsPerAddress } from "./addressCap";
+import { watchBodyProgress } from "./bodyTimeout";
+import { DEFAULT_BODY_TIMEOUT_SECONDS } from "./env";
 
 export interface ServerOptions {
   hosts: HostRouter;
@@ -23,12 +26,19 @@ export interface ServerOptions {
   log: FastifyBaseLogger;
   /** The edge's analytics, which its own HTTP/1.1 layer feeds; absent when off. */
   analytics?: AnalyticsRecorder | undefined;
+  /** How long a request body may make no progress before 408 (BERTH_BODY_TIMEOUT_SECONDS; 30 s when absent). */
+  bodyTimeoutMs?: number | undefined;
+  /** Open connections per client address (BERTH_MAX_CONNECTIONS_PER_IP); absent or 0: no cap. */
+  maxConnectionsPerAddress?: number | undefined;
 }
 
 export function createBerthServer(options: ServerOptions): http.Server {
-  const { hosts, edge, fallback } = options;
+  const { hosts, edge, fallback, log } = options;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_SECONDS * 1000;
   const server = http.createServer((req, res) => {
     if (impossibleHost(req.headers.host)) return refuse(res, IMPOSSIBLE_HOST);
+    // Every request with a body passes here: the API's, uploads, the edge's password forms.
+    watchBodyProgress(req, res, bodyTimeoutMs, log);
     const label = edge ? hosts.siteLabel(req.headers.host) : undefined;
     if (label !== undefined) {
       if ((req.url?.length ?? 0) > MAX_TARGET_LENGTH) return refuse(res, TARGET_TOO_LONG);
@@ -36,20 +46,38 @@ export function createBerthServer(options: ServerOptions): http.Server {
     }
     fallback(req, res);
   });
-  if (!edge) return server;
+  // Off: it bounds the whole request, so it would cut off an upload taking longer than 300 s
+  // however steadily it arrives. A stalled body is bodyTimeoutMs's job; headersTimeout still
+  // bounds the head.
+  server.requestTimeout = 0;
 
-  // node:http's own listener runs for the connections the edge hands over.
+  // Every connection is counted against its address first; node:http's own listener then runs
+  // for the connections the edge hands over, or for every connection without the edge role.
   const nodeListeners = server.listeners("connection") as Array<(socket: Socket) => void>;
   server.removeAllListeners("connection");
   const handOff = (socket: Socket) => {
     for (const listener of nodeListeners) listener.call(server, socket);
   };
+  const perAddress = options.maxConnectionsPerAddress ? new ConnectionsPerAddress(options.maxConnectionsPerAddress, log) : undefined;
+  const admitted = (socket: Socket): boolean => {
+    if (!perAddress || perAddress.admit(socket)) return true;
+    socket.destroy();
+    return false;
+  };
+  if (!edge) {
+    server.on("connection", (socket: Socket) => {
+      if (admitted(socket)) handOff(socket);
+    });
+    return server;
+  }
+
   const open = new Set<EdgeConnection>();
   const gone = (connection: EdgeConnection) => open.delete(connection);
   const sweep = new IdleSweep(open);
   server.on("listening", () => sweep.start());
   server.on("close", () => sweep.stop());
   server.on("connection", (socket: Socket) => {
+    if (!admitted(socket)) return;
     const connection = new EdgeConnection(
       socket,
       {
@@ -57,7 +85,7 @@ export function createBerthServer(options: ServerOptions): http.Server {
         stableLabel: (host) => hosts.stableLabel(host),
         serve: (req, reply, label) => edge.serve(req, reply, label),
         handOff,
-        log: options.log,
+        log,
         keepAliveMs: server.keepAliveTimeout,
         headersTimeoutMs: server.headersTimeout,
         analytics: options.analytics,

@@ -140,6 +140,8 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
           edge,
           log,
           analytics,
+          bodyTimeoutMs: env.bodyTimeoutMs,
+          maxConnectionsPerAddress: env.maxConnectionsPerAddress,
           fallback: serveApi
             ? fastifyHandler
             : (_req, res) => {

@@ -41,6 +41,7 @@ import { SHARE_PATH_PREFIX } from "../../common/shareLinks";
 import { createShareGate, isSharePath, SITE_PRIVATE } from "./share";
 import type { ShareKeys } from "./shareTokens";
 import type { AnalyticsRecorder } from "./analytics/collector";
+import { requestAborted } from "../requestAborted";
 
 export interface EdgeHandler {
   /** Answers a GET or HEAD without Range; the promise, if any, settles when the answer is sent. */
@@ -268,6 +269,13 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
     else reply.destroy();
   };
 
+  // A form whose sender went away, or stalled past the body timeout, is not an error of ours either.
+  const failForm = (req: IncomingMessage, reply: EdgeReply, error: unknown) => {
+    if (!requestAborted(req)) return fail(req, reply, error);
+    deps.log.info({ url: req.url }, "form not received in full: the client went away or stopped sending");
+    reply.destroy();
+  };
+
   const answer = (req: EdgeRequest, reply: EdgeReply, host: ServedHost, url: string): void | Promise<void> => {
     const queryAt = url.indexOf("?");
     const route = routeFor(host, queryAt === -1 ? url : url.slice(0, queryAt));
@@ -394,7 +402,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
           if (host.scheduled && closed(req, reply, host)) return;
           // A private site opens with a share link only, never with the site password.
           if (host.private) return sendPage(req, reply, SITE_PRIVATE);
-          return enter(req, reply, host).catch((error: unknown) => fail(req, reply, error));
+          return enter(req, reply, host).catch((error: unknown) => failForm(req, reply, error));
         };
         return void withHost(req, reply, label, post, false);
       }
@@ -402,7 +410,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
         const path = req.url!.split("?", 1)[0]!;
         const post = (host: ServedHost) => {
           if (host.scheduled && closed(req, reply, host)) return;
-          return share.enter(req, reply, host, path).catch((error: unknown) => fail(req, reply, error));
+          return share.enter(req, reply, host, path).catch((error: unknown) => failForm(req, reply, error));
         };
         return void withHost(req, reply, label, post, false);
       }

@@ -1,6 +1,6 @@
 // Makes brotli and gzip forms of the compressible files of live deployments, in the background
 // after a publish: the edge serves the uncompressed file until they exist, then the smaller one.
-// A form is kept only when it is smaller than the original.
+// A form is kept only when it saves enough to be worth its cost (minimumSaving).
 import { pipeline } from "node:stream/promises";
 import { PassThrough } from "node:stream";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
@@ -12,6 +12,17 @@ import { isCompressible } from "../edge/http/encoding";
 
 /** Smaller files gain too little from compression to be worth a second lookup. */
 export const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * The fewest bytes a compressed form must save to be kept: a tenth of the file, and at least
+ * 512 bytes. Each form is a second blob on disk, which no user's quota counts (the server's own
+ * optimisation), plus a row and an entry in the edge's cache; a form a few percent smaller, or a
+ * few hundred bytes smaller (less than one TCP segment of a 1-2 KB file), saves the reader no
+ * measurable time. Text that compresses at all (HTML, CSS, JS, SVG, JSON) usually saves far more.
+ */
+export function minimumSaving(size: number): number {
+  return Math.max(Math.ceil(size / 10), 512);
+}
 
 type CompressContext = Pick<AppContext, "db" | "blobs" | "events" | "log">;
 
@@ -27,10 +38,13 @@ function compressor(encoding: "br" | "gzip", size: number) {
   });
 }
 
-/** Stores the compressed form if it is smaller; returns its size, or undefined when it is not. */
-async function storeVariant(ctx: CompressContext, sha256: string, size: number, encoding: "br" | "gzip"): Promise<number | undefined> {
+/**
+ * Stores the compressed form if it is at most `maxBytes`; returns its size, or undefined when it is
+ * larger (then it is remembered as not worth having, so it is not tried again).
+ */
+async function storeVariant(ctx: CompressContext, sha256: string, size: number, encoding: "br" | "gzip", maxBytes: number): Promise<number | undefined> {
   const zipped = new PassThrough();
-  const putting = ctx.blobs.put(zipped, { maxBytes: size - 1 });
+  const putting = ctx.blobs.put(zipped, { maxBytes });
   try {
     await Promise.all([pipeline(await ctx.blobs.get(sha256), compressor(encoding, size), zipped), putting]);
     const variant = await putting;
@@ -44,26 +58,28 @@ async function storeVariant(ctx: CompressContext, sha256: string, size: number, 
       return true;
     });
     // Deleted in between: compressing again stores them anew.
-    return recorded ? variant.size : storeVariant(ctx, sha256, size, encoding);
+    return recorded ? variant.size : storeVariant(ctx, sha256, size, encoding, maxBytes);
   } catch (error) {
     await putting.catch(() => undefined);
     if (!(error instanceof BlobTooLargeError)) throw error;
-    // Not smaller than the original: remember that, so it is not tried again.
+    // Saves too little: remember that, so it is not tried again.
     await recordVariant(ctx.db, { sha256, encoding, variant_sha256: null, size: null });
     return undefined;
   }
 }
 
 async function compressOne(ctx: CompressContext, sha256: string, size: number, contentType: string): Promise<void> {
-  const gzipSize = isCompressible(contentType) ? await storeVariant(ctx, sha256, size, "gzip") : undefined;
+  const worthIt = size - minimumSaving(size);
+  const gzipSize = isCompressible(contentType) ? await storeVariant(ctx, sha256, size, "gzip", worthIt) : undefined;
   // gzip is cheap and tells whether the bytes compress at all; brotli (the costly one) is only
-  // tried when gzip saved at least 5 %.
-  if (gzipSize === undefined || gzipSize > size * 0.95) {
-    if (gzipSize === undefined) await recordVariant(ctx.db, { sha256, encoding: "gzip", variant_sha256: null, size: null });
+  // tried when gzip saved enough, and kept only when it is also smaller than gzip's form, since
+  // the edge prefers br whenever a client takes both.
+  if (gzipSize === undefined) {
+    if (!isCompressible(contentType)) await recordVariant(ctx.db, { sha256, encoding: "gzip", variant_sha256: null, size: null });
     await recordVariant(ctx.db, { sha256, encoding: "br", variant_sha256: null, size: null });
     return;
   }
-  await storeVariant(ctx, sha256, size, "br");
+  await storeVariant(ctx, sha256, size, "br", Math.min(worthIt, gzipSize - 1));
 }
 
 /**

@@ -2,13 +2,19 @@
 // transaction, then version 1 is published. If the upload is refused, nothing is created; if
 // publishing fails, the site is kept (pending) with its files, as the spec has it.
 import type { AppContext } from "../context";
-import { insertSite, type Site } from "../db/repositories/sites";
+import { countSitesForUser, insertSite, type Site } from "../db/repositories/sites";
 import { assignReservedSubdomain } from "../db/repositories/subdomains";
 import { AppError } from "../errors";
+import { requireRoom } from "./accountCaps";
 import { publishDeployment } from "./publishDeployment";
 import { commitStagedFiles } from "./commitFiles";
 import type { StagedUpload } from "./stageUpload";
 import { SITE_TEXT, type CreateSiteFields } from "../../common/sites";
+
+/** An early refusal at the cap, before the upload is received; createSite checks again under the lock. */
+export async function requireRoomForSite(ctx: Pick<AppContext, "db" | "env">, userId: string): Promise<void> {
+  await requireRoom(ctx.db, ctx.env.caps, "sitesPerAccount", userId, (db) => countSitesForUser(db, userId), { locked: false });
+}
 
 export async function createSite(
   ctx: AppContext,
@@ -17,6 +23,8 @@ export async function createSite(
   let site: Site;
   try {
     site = await ctx.db.transaction(async (tx) => {
+      // Storage does not bound sites (identical files are stored once), the account's cap does.
+      await requireRoom(tx, ctx.env.caps, "sitesPerAccount", input.userId, (db) => countSitesForUser(db, input.userId));
       const created = await insertSite(tx, {
         name: input.fields.name,
         description: input.fields.description || null,

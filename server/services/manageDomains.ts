@@ -7,6 +7,7 @@ import { DOMAIN_TEXT } from "../../common/domains";
 import { PLANS } from "../../common/plans";
 import type { AppContext } from "../context";
 import {
+  countDomainsForUser,
   deleteDomainForUser,
   getDomainForUser,
   getDomainOfUserByHostname,
@@ -21,6 +22,7 @@ import {
 } from "../db/repositories/domains";
 import { getPlanIdForUser } from "../db/repositories/profiles";
 import { AppError } from "../errors";
+import { requireRoom } from "./accountCaps";
 import { UUID, requireNotDeleted, requireSiteForChange } from "./siteAccess";
 
 type DomainContext = Pick<AppContext, "db" | "env" | "events">;
@@ -70,12 +72,16 @@ export async function addDomain(
   if (await isHostnameVerifiedByOther(ctx.db, userId, hostname)) throw new AppError("domain_taken", 409, DOMAIN_TEXT.taken);
   let domain: Domain;
   try {
-    domain = await insertDomain(ctx.db, {
-      user_id: userId,
-      site_id: site.id,
-      hostname,
-      verification_token: `berth-${randomBytes(16).toString("hex")}`,
-      now,
+    domain = await ctx.db.transaction(async (tx) => {
+      // Every domain queues DNS checks and a certificate: the account's cap bounds that work.
+      await requireRoom(tx, ctx.env.caps, "customDomainsPerAccount", userId, (db) => countDomainsForUser(db, userId));
+      return insertDomain(tx, {
+        user_id: userId,
+        site_id: site.id,
+        hostname,
+        verification_token: `berth-${randomBytes(16).toString("hex")}`,
+        now,
+      });
     });
   } catch (error) {
     // Two adds of the same name at once: the (user, hostname) constraint lets one through.

@@ -8,6 +8,7 @@ import { SHARE_LINK_TEXT, type CreateShareLinkRequest, type UpdateShareLinkReque
 import type { AppContext } from "../context";
 import { getPlanIdForUser } from "../db/repositories/profiles";
 import {
+  countShareLinksForSite,
   deleteShareLinkForUser,
   getShareLinkForUser,
   insertShareLink,
@@ -16,6 +17,7 @@ import {
 } from "../db/repositories/shareLinks";
 import { hashSitePassword } from "../edge/protection";
 import { AppError } from "../errors";
+import { requireRoom } from "./accountCaps";
 import { UUID } from "./siteAccess";
 
 /** The site the caller has checked is the user's (requireSite). */
@@ -45,13 +47,18 @@ export async function requireShareLink(ctx: AppContext, userId: string, site: Ow
 
 export async function createShareLink(ctx: AppContext, userId: string, site: OwnedSite, request: z.output<typeof CreateShareLinkRequest>): Promise<ShareLink> {
   await requirePro(ctx, userId);
-  const link = await insertShareLink(ctx.db, {
-    site_id: site.id,
-    user_id: userId,
-    name: request.name,
-    expires_at: request.expiresAt === null ? null : new Date(request.expiresAt),
-    password_hash: request.password === null ? null : await hashSitePassword(request.password),
-    max_views: request.maxViews,
+  const passwordHash = request.password === null ? null : await hashSitePassword(request.password);
+  const link = await ctx.db.transaction(async (tx) => {
+    // The edge keeps every link of a site in the site's cached host entry: the cap bounds it.
+    await requireRoom(tx, ctx.env.caps, "shareLinksPerSite", userId, (db) => countShareLinksForSite(db, site.id));
+    return insertShareLink(tx, {
+      site_id: site.id,
+      user_id: userId,
+      name: request.name,
+      expires_at: request.expiresAt === null ? null : new Date(request.expiresAt),
+      password_hash: passwordHash,
+      max_views: request.maxViews,
+    });
   });
   changed(ctx, userId, site);
   return link;

@@ -28,9 +28,10 @@ export class RawConnection {
     socket.on("error", () => {});
   }
 
-  static open(port: number): Promise<RawConnection> {
+  /** `localAddress` binds the client's end, e.g. 127.0.0.2 to be another client on loopback. */
+  static open(port: number, options: { localAddress?: string } = {}): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(port, "127.0.0.1", () => resolve(new RawConnection(socket)));
+      const socket = net.connect({ port, host: "127.0.0.1", ...options }, () => resolve(new RawConnection(socket)));
       socket.once("error", reject);
     });
   }

@@ -2,12 +2,14 @@
 // of the PostgreSQL template), the real auth and mailer writing to a temporary outbox, and
 // Fastify's inject() instead of a port.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { pino } from "pino";
 import { inject } from "vitest";
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from "fastify";
 import { openDatabase, type Database } from "../db/client";
 import { loadEnv, type Env } from "../env";
 import { createMailer } from "../mail/mailer";
@@ -20,6 +22,7 @@ import { BerthEvents } from "../events";
 import { createBlobStore } from "../storage";
 import { createSiteUrls } from "../edge/urls";
 import { EdgeClient } from "./edgeClient";
+import { createBerthServer, type ServerOptions } from "../httpServer";
 import { createEdgeHandler } from "../edge/handler";
 import { passKeys } from "../edge/protection";
 import { shareKeys } from "../edge/shareTokens";
@@ -111,19 +114,36 @@ export interface TestServer {
   notices: DeploymentFailureNotices;
   /** A client with its own cookie jar, sending the app's Origin on writes like a browser would. */
   client(options?: { ip?: string }): TestClient;
+  /**
+   * Serves this app and the edge over a real socket on 127.0.0.1, through the HTTP server Berth
+   * runs (connection caps, body timeouts, the edge's own HTTP/1.1 layer); closed with the server.
+   */
+  listen(options?: Pick<ServerOptions, "bodyTimeoutMs" | "maxConnectionsPerAddress">): Promise<ListeningServer>;
   /** Builds a second app on the same database and data dir, as after a restart. */
   restart(): Promise<TestServer>;
   close(): Promise<void>;
 }
 
+export interface ListeningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
 export async function getTestServer(
   driver: Driver,
-  options: { env?: Record<string, string>; database?: TestDatabase; dataDir?: string; app?: BuildAppOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    database?: TestDatabase;
+    dataDir?: string;
+    app?: BuildAppOptions;
+    /** Where the app and the HTTP server log; silent by default. */
+    log?: FastifyBaseLogger;
+  } = {},
 ): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase(driver));
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "berth-data-"));
   const env = testEnv(dataDir, options.env);
-  const log = pino({ level: "silent" });
+  const log = options.log ?? pino({ level: "silent" });
   const mailer = createMailer({ smtpUrl: env.smtpUrl, from: env.mailFrom, dataDir }, log);
   const auth = createAuth({ db: database.db, appUrl: env.appUrl, secret: env.secret!, mailer, onMailError: () => {} });
   const events = new BerthEvents();
@@ -148,20 +168,26 @@ export async function getTestServer(
   const memory = new EdgeMemory(env.edgeCacheBytes);
   useReadyAnswersBudget(memory);
   const resolver = new EdgeResolver(ctx.db, events, memory);
-  const edge = new EdgeClient(
-    createEdgeHandler({
-      resolver,
-      blobs: ctx.blobs,
-      cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
-      log,
-      db: ctx.db,
-      passKeys: passKeys(env.secret!, env.appUrl),
-      shareKeys: ctx.shareKeys,
-      trustProxy: env.trustProxy,
-    }),
-    createHostRouter({ ...env, customDomains: ctx.domains, memory }),
+  const edgeHandler = createEdgeHandler({
+    resolver,
+    blobs: ctx.blobs,
+    cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
     log,
-  );
+    db: ctx.db,
+    passKeys: passKeys(env.secret!, env.appUrl),
+    shareKeys: ctx.shareKeys,
+    trustProxy: env.trustProxy,
+  });
+  const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
+  const edge = new EdgeClient(edgeHandler, hosts, log);
+  const listening: http.Server[] = [];
+  const closeListening = () =>
+    Promise.all(
+      listening.splice(0).map((s) => {
+        s.closeAllConnections();
+        return new Promise((resolve) => s.close(resolve));
+      }),
+    );
   return {
     app,
     ctx,
@@ -174,10 +200,25 @@ export async function getTestServer(
     notices,
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
+    async listen(serverOptions = {}) {
+      const http = createBerthServer({ hosts, edge: edgeHandler, log, fallback: (req, res) => app.routing(req, res), ...serverOptions });
+      listening.push(http);
+      await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+      return {
+        port: (http.address() as AddressInfo).port,
+        close: async () => {
+          const index = listening.indexOf(http);
+          if (index !== -1) listening.splice(index, 1);
+          http.closeAllConnections();
+          await new Promise((resolve) => http.close(resolve));
+        },
+      };
+    },
     async restart() {
       await ctx.domains.settled();
       notices.stop();
       await notices.settled();
+      await closeListening();
       await app.close();
       await edge.close();
       return getTestServer(driver, { ...options, database, dataDir });
@@ -186,6 +227,7 @@ export async function getTestServer(
       await ctx.domains.settled();
       notices.stop();
       await notices.settled();
+      await closeListening();
       await app.close();
       await edge.close();
       await database.destroy();

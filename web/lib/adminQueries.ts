@@ -9,6 +9,7 @@ import {
   type QueryClient,
 } from "@tanstack/react-query";
 import type {
+  AdminStorageResponse,
   AdminUser,
   AdminUserUpdate,
   AdminUsersResponse,
@@ -20,6 +21,7 @@ export const adminKeys = {
   users: ["admin", "users"] as const,
   userPage: (search: string, page: number) =>
     ["admin", "users", search, page] as const,
+  storage: ["admin", "storage"] as const,
 };
 
 export function adminUsersPath(search: string, page: number): string {
@@ -41,6 +43,15 @@ export function useAdminUsers(search: string, page: number) {
     queryFn: () => api<AdminUsersResponse>(adminUsersPath(search, page)),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
+  });
+}
+
+/** The disk Berth's files take, compressed copies included, beside what quotas count. */
+export function useAdminStorage() {
+  return useQuery({
+    queryKey: adminKeys.storage,
+    queryFn: () => api<AdminStorageResponse>("/api/admin/storage"),
+    staleTime: 30_000,
   });
 }
 

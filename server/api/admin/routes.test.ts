@@ -23,7 +23,7 @@ import {
 } from "../../db/schema";
 import { storageUsedByUser } from "../../db/repositories/usage";
 import { purgeDeletedSites } from "../../services/purgeDeletedSites";
-import { ADMIN_PAGE_SIZE, type AdminUser } from "../../../common/admin";
+import { ADMIN_PAGE_SIZE, type AdminStorageResponse, type AdminUser } from "../../../common/admin";
 
 const ROOT_EMAIL = "root@berth.test";
 const sha256Of = (content: string) => createHash("sha256").update(content).digest("hex");
@@ -54,6 +54,7 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
   const everyRoute = (client: TestClient, targetId: string) => [
     () => client.get("/api/admin/users"),
     () => client.get(`/api/admin/users?search=${encodeURIComponent(ROOT_EMAIL)}`),
+    () => client.get("/api/admin/storage"),
     () => client.patch(`/api/admin/users/${targetId}`, { plan: "pro" }),
     () => client.patch(`/api/admin/users/${targetId}`, { isAdmin: true }),
     () => client.post(`/api/admin/users/${targetId}/password-reset`),
@@ -188,6 +189,31 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
         expect(response.statusCode).toBe(400);
         expect(response.json().error.code).toBe("invalid_request");
       }
+    });
+  });
+
+  describe("GET /api/admin/storage", () => {
+    it("reports the disk the blobs take, compressed copies included, beside the sum of quotas", async () => {
+      // What earlier tests published is compressed first, so the difference is this page's.
+      await server.compressor.kick();
+      const before = (await root.get("/api/admin/storage")).json<AdminStorageResponse>();
+      const page = "<p>Berth hosts this page.</p>\n".repeat(200);
+      const { client, user } = await signedInClient(server);
+      await createSiteWith(client, htmlFile(page));
+      await server.compressor.kick();
+      const forms = await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, sha256Of(page)));
+      const variantBytes = forms.reduce((sum, form) => sum + (form.size ?? 0), 0);
+      // The page compresses well: both forms are kept, and no quota counts them.
+      expect(forms.filter((form) => form.variant_sha256 !== null)).toHaveLength(2);
+      expect(await storageUsedByUser(server.ctx.db, user.id)).toBe(page.length);
+
+      const after = await root.get("/api/admin/storage");
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).toEqual({
+        diskBytes: before.diskBytes + page.length + variantBytes,
+        variantBytes: before.variantBytes + variantBytes,
+        quotaBytes: before.quotaBytes + page.length,
+      });
     });
   });
 

@@ -2,11 +2,12 @@
 // (requireAdmin). The CLI (server/cli) calls the same services.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { AdminUserUpdate, type AdminUser, type AdminUsersResponse } from "../../../common/admin";
+import { AdminUserUpdate, type AdminStorageResponse, type AdminUser, type AdminUsersResponse } from "../../../common/admin";
 import type { AppContext } from "../../context";
 import { deleteUser } from "../../services/admin/deleteUser";
 import { listUsers } from "../../services/admin/listUsers";
 import { sendPasswordReset } from "../../services/admin/sendPasswordReset";
+import { storageOverview } from "../../services/admin/storageOverview";
 import { updateUser } from "../../services/admin/updateUser";
 import { requireAdmin } from "../session";
 import { parseBody } from "../validate";
@@ -23,6 +24,11 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     await requireAdmin(ctx, request);
     const query = parseBody(AdminUsersQuery, request.query);
     return listUsers(ctx, query);
+  });
+
+  app.get("/api/admin/storage", async (request): Promise<AdminStorageResponse> => {
+    await requireAdmin(ctx, request);
+    return storageOverview(ctx);
   });
 
   app.patch<UserParams>("/api/admin/users/:id", async (request): Promise<AdminUser> => {

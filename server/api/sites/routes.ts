@@ -7,7 +7,7 @@ import { countSitesForUser, getSiteSummaryForUser, listSitesForUser, updateSiteD
 import { countDeploymentsForUser } from "../../db/repositories/deployments";
 import { storageUsedByUser } from "../../db/repositories/usage";
 import { AppError } from "../../errors";
-import { createSite } from "../../services/createSite";
+import { createSite, requireRoomForSite } from "../../services/createSite";
 import { deleteSite, restoreSite } from "../../services/manageSite";
 import { scheduleSite } from "../../services/scheduleSite";
 import { setSitePassword } from "../../services/protectSite";
@@ -47,6 +47,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       let fields: CreateSiteFields;
       try {
         fields = parseBody(CreateSiteFields, rawFields);
+        await requireRoomForSite(ctx, user.id);
       } catch (error) {
         file.file.resume();
         throw error;

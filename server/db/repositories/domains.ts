@@ -58,6 +58,12 @@ export async function getDomainOfUserByHostname(db: Executor, userId: string, ho
   return row;
 }
 
+/** Every claim of the user, on any of their sites, whatever its status: what the cap counts. */
+export async function countDomainsForUser(db: Executor, userId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(domains).where(eq(domains.user_id, userId));
+  return Number(row?.n ?? 0);
+}
+
 /** Whether another account has proved it owns this hostname. */
 export async function isHostnameVerifiedByOther(db: Executor, userId: string, hostname: string): Promise<boolean> {
   const [row] = await db

@@ -22,6 +22,12 @@ export async function getShareLinkForUser(db: Executor, userId: string, siteId: 
   return row;
 }
 
+/** Every link of the site, revoked ones too (they can be restored): what the cap counts. */
+export async function countShareLinksForSite(db: Executor, siteId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(shareLinks).where(eq(shareLinks.site_id, siteId));
+  return Number(row?.n ?? 0);
+}
+
 export async function insertShareLink(
   db: Executor,
   values: { site_id: string; user_id: string; name: string; expires_at: Date | null; password_hash: string | null; max_views: number | null },

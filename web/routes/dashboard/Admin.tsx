@@ -17,6 +17,7 @@ import {
 import { BanUserDialog } from "../../components/admin/BanUserDialog";
 import { DeleteUserDialog } from "../../components/admin/DeleteUserDialog";
 import { Pagination } from "../../components/admin/Pagination";
+import { StorageFigures } from "../../components/admin/StorageFigures";
 import { useUserCommands } from "../../components/admin/useUserCommands";
 import { UserCards, UserTable } from "../../components/admin/UserTable";
 import { UserSearch } from "../../components/admin/UserSearch";
@@ -119,6 +120,8 @@ export function Admin() {
           </p>
         )}
       </div>
+
+      <StorageFigures />
 
       <UserSearch
         value={search}

@@ -19,6 +19,11 @@ const SETTINGS: { name: string; what: string }[] = [
     name: "BERTH_EDGE_CACHE_MB",
     what: "Memory for everything the site server keeps: small files, file lists, paths, host names, cookies and unsent visits. Visitors sending made-up requests cannot make it use more. Default 256, at least 8.",
   },
+  { name: "BERTH_BODY_TIMEOUT_SECONDS", what: "Seconds a request body may make no progress before Berth answers 408 and closes the connection. Default 30." },
+  { name: "BERTH_MAX_CONNECTIONS_PER_IP", what: "Open connections one client address may hold; 0 for no cap. Not applied behind a trusted proxy. Default 256." },
+  { name: "BERTH_MAX_SITES_PER_ACCOUNT", what: "How many sites one account may have; deleted sites count until they are purged. Default 1000." },
+  { name: "BERTH_MAX_DOMAINS_PER_ACCOUNT", what: "How many custom domains one account may add. Default 100." },
+  { name: "BERTH_MAX_SHARE_LINKS_PER_SITE", what: "How many share links one site may have; revoked links count until deleted. Default 100." },
 ];
 
 export function SelfHosting() {

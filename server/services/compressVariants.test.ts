@@ -1,0 +1,102 @@
+// Compressed forms are kept only when they save enough to be worth a second blob: a tenth of the
+// file and at least 512 bytes. Files are made so that each compresses by a known share (checked
+// here with zlib first), published through the API, and compressed as after a publish.
+import { gzipSync, constants, brotliCompressSync } from "node:zlib";
+import { eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blobVariants, blobs, deploymentFiles } from "../db/schema";
+import { signedInClient } from "../test/factories";
+import { createSiteWith, zipOf } from "../test/sites";
+import { DRIVERS, getTestServer, type TestServer } from "../test/support";
+import { minimumSaving } from "./compressVariants";
+
+/** `size` bytes drawn from `alphabet` characters, reproducibly: entropy sets how well they compress. */
+function text(size: number, alphabet: number, seed: number): Buffer {
+  const out = Buffer.alloc(size);
+  // mulberry32: no pattern a compressor's long window could find, unlike a plain LCG's low bits.
+  let state = seed >>> 0;
+  for (let i = 0; i < size; i++) {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    out[i] = 33 + (((t ^ (t >>> 14)) >>> 0) % alphabet);
+  }
+  return out;
+}
+
+const saved = (original: Buffer, compressed: Buffer) => original.length - compressed.length;
+const gzip9 = (data: Buffer) => gzipSync(data, { level: 9 });
+
+describe("minimumSaving", () => {
+  it("is a tenth of the file, and never under 512 bytes", () => {
+    expect(minimumSaving(1024)).toBe(512);
+    expect(minimumSaving(5120)).toBe(512);
+    expect(minimumSaving(10_000)).toBe(1000);
+    expect(minimumSaving(10_001)).toBe(1001);
+  });
+});
+
+describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
+  let server: TestServer;
+  // Saves over 512 bytes, but less than a tenth: about 7.3 bits of entropy in 8.
+  const slight = text(20_000, 160, 1);
+  // Saves a quarter, but under 512 bytes: small.
+  const small = text(1500, 40, 2);
+  // Saves most of it.
+  const html = Buffer.from("<p>Berth hosts this page.</p>\n".repeat(200));
+
+  beforeAll(async () => {
+    server = await getTestServer(driver);
+  });
+  afterAll(() => server.close());
+
+  it("checks its premises with zlib", () => {
+    expect(saved(slight, gzip9(slight))).toBeGreaterThan(512);
+    expect(saved(slight, gzip9(slight))).toBeLessThan(slight.length / 10);
+    const brotli = brotliCompressSync(slight, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+    expect(saved(slight, brotli)).toBeLessThan(slight.length / 10);
+    expect(saved(small, gzip9(small))).toBeGreaterThan(small.length / 10);
+    expect(saved(small, gzip9(small))).toBeLessThan(512);
+  });
+
+  it("stores no form that saves too little, and both forms of a file that compresses well", async () => {
+    const { client } = await signedInClient(server);
+    const zip = await zipOf([
+      { name: "index.html", data: html },
+      { name: "slight.txt", data: slight },
+      { name: "small.txt", data: small },
+    ]);
+    const site = await createSiteWith(client, { name: "site.zip", content: zip, type: "application/zip" });
+    await server.compressor.kick();
+
+    const files = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const shaOf = (path: string) => files.find((f) => f.path === path)!.sha256;
+    const variantsOf = async (path: string) =>
+      (await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, shaOf(path))))
+        .map((v) => ({ encoding: v.encoding, stored: v.variant_sha256 !== null, size: v.size }))
+        .sort((a, b) => a.encoding.localeCompare(b.encoding));
+
+    // Considered (so not tried again), and nothing stored.
+    expect(await variantsOf("slight.txt")).toEqual([
+      { encoding: "br", stored: false, size: null },
+      { encoding: "gzip", stored: false, size: null },
+    ]);
+    expect(await variantsOf("small.txt")).toEqual([
+      { encoding: "br", stored: false, size: null },
+      { encoding: "gzip", stored: false, size: null },
+    ]);
+
+    const kept = await variantsOf("index.html");
+    expect(kept.map((v) => [v.encoding, v.stored])).toEqual([
+      ["br", true],
+      ["gzip", true],
+    ]);
+    const [br, gzip] = kept;
+    expect(gzip!.size!).toBeLessThanOrEqual(html.length - minimumSaving(html.length));
+    // brotli is kept only when it beats gzip's form, which the edge would otherwise send.
+    expect(br!.size!).toBeLessThan(gzip!.size!);
+    // The variant blobs are registered as blobs: the disk use counts them.
+    const variantShas = (await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, shaOf("index.html")))).map((v) => v.variant_sha256!);
+    expect(await server.ctx.db.select().from(blobs).where(inArray(blobs.sha256, variantShas))).toHaveLength(2);
+  });
+});
