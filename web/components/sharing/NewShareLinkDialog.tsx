@@ -7,19 +7,17 @@ import {
   type CreateShareLinkRequest,
 } from "../../../common/shareLinks";
 import { ApiError } from "../../lib/api";
-import { Button } from "../ui/Button";
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
+  DialogFormActions,
   DialogHeader,
   DialogTitle,
 } from "../ui/Dialog";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
 import { PasswordInput } from "../ui/PasswordInput";
-import { Spinner } from "../ui/Spinner";
 import { NewLinkForm, type NewLinkErrors, type NewLinkFields } from "./shareLinks";
 import { useCreateShareLink } from "./useShareLinkActions";
 
@@ -137,23 +135,11 @@ export function NewShareLinkDialog({
               {...register("password")}
             />
           </FormField>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <DialogClose asChild>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={create.isPending}
-              >
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && (
-                <Spinner className="size-4 text-current" label="Creating" />
-              )}
-              Create link
-            </Button>
-          </div>
+          <DialogFormActions
+            submitLabel="Create link"
+            pendingLabel="Creating"
+            pending={create.isPending}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -13,18 +13,16 @@ import {
 } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
-import { Button } from "../../ui/Button";
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
+  DialogFormActions,
   DialogHeader,
   DialogTitle,
 } from "../../ui/Dialog";
 import { FormField, describedBy } from "../../ui/FormField";
 import { Input } from "../../ui/Input";
-import { Spinner } from "../../ui/Spinner";
 import { Textarea } from "../../ui/Textarea";
 import { siteUrl } from "./actions";
 
@@ -148,19 +146,12 @@ export function EditSiteDialog({
               {...register("description")}
             />
           </FormField>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={save.isPending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={save.isPending || !isDirty}>
-              {save.isPending && (
-                <Spinner className="size-4 text-current" label="Saving" />
-              )}
-              Save changes
-            </Button>
-          </div>
+          <DialogFormActions
+            submitLabel="Save changes"
+            pendingLabel="Saving"
+            pending={save.isPending}
+            disabled={!isDirty}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -8,18 +8,16 @@ import {
   type FolderResponse,
 } from "../../../../common/sites";
 import { api, errorDescription } from "../../../lib/api";
-import { Button } from "../../ui/Button";
 import {
   Dialog,
-  DialogClose,
   DialogContent,
   DialogDescription,
+  DialogFormActions,
   DialogHeader,
   DialogTitle,
 } from "../../ui/Dialog";
 import { Input } from "../../ui/Input";
 import { FormField } from "../../ui/FormField";
-import { Spinner } from "../../ui/Spinner";
 import { refreshSite, siteUrl } from "./actions";
 import { breadcrumbsFromPath } from "./paths";
 
@@ -96,23 +94,11 @@ export function NewFolderDialog({
               {...register("name")}
             />
           </FormField>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <DialogClose asChild>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={create.isPending}
-              >
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && (
-                <Spinner className="size-4 text-current" label="Creating" />
-              )}
-              {SITE_TEXT.createFolder}
-            </Button>
-          </div>
+          <DialogFormActions
+            submitLabel={SITE_TEXT.createFolder}
+            pendingLabel="Creating"
+            pending={create.isPending}
+          />
         </form>
       </DialogContent>
     </Dialog>
