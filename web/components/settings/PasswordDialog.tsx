@@ -5,14 +5,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { FormField, describedBy } from "../ui/FormField";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFormActions,
-  DialogHeader,
-  DialogTitle,
-} from "../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../ui/Dialog";
 import { PasswordInput } from "../ui/PasswordInput";
 import { CurrentPasswordForm, type CurrentPassword } from "./password";
 
@@ -39,20 +32,21 @@ export function PasswordDialog({
 }) {
   const [busy, setBusy] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <PasswordForm
-          confirmLabel={confirmLabel}
-          destructive={destructive}
-          onBusyChange={setBusy}
-          onConfirm={onConfirm}
-        />
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={busy}
+      title={title}
+      description={description}
+      className="max-w-md"
+    >
+      <PasswordForm
+        confirmLabel={confirmLabel}
+        destructive={destructive}
+        onBusyChange={setBusy}
+        onConfirm={onConfirm}
+      />
+    </FormDialog>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { X } from "lucide-react";
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { cn } from "../../lib/cn";
 import { Button } from "./Button";
 import { Spinner } from "./Spinner";
@@ -108,10 +108,54 @@ export function DialogFormActions({
           Cancel
         </Button>
       </DialogPrimitive.Close>
-      <Button type="submit" variant={destructive ? "destructive" : "default"} disabled={pending || disabled}>
-        {pending && <Spinner className="size-4 text-current" label={pendingLabel} />}
+      <Button
+        type="submit"
+        variant={destructive ? "destructive" : "default"}
+        disabled={pending || disabled}
+      >
+        {pending && (
+          <Spinner className="size-4 text-current" label={pendingLabel} />
+        )}
         {submitLabel}
       </Button>
     </div>
+  );
+}
+
+/**
+ * Every dialog that holds one form: its title and description, then the form (ending with
+ * DialogFormActions). It cannot be closed while `pending`, so a request is never left running
+ * unseen.
+ */
+export function FormDialog({
+  open,
+  onOpenChange,
+  pending,
+  title,
+  description,
+  className,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  pending: boolean;
+  title: ReactNode;
+  description: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <DialogPrimitive.Root
+      open={open}
+      onOpenChange={(next) => !pending && onOpenChange(next)}
+    >
+      <DialogContent className={className}>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        {children}
+      </DialogContent>
+    </DialogPrimitive.Root>
   );
 }

@@ -8,14 +8,7 @@ import {
   type FolderResponse,
 } from "../../../../common/sites";
 import { api, errorDescription } from "../../../lib/api";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFormActions,
-  DialogHeader,
-  DialogTitle,
-} from "../../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../../ui/Dialog";
 import { Input } from "../../ui/Input";
 import { FormField } from "../../ui/FormField";
 import { refreshSite, siteUrl } from "./actions";
@@ -72,35 +65,35 @@ export function NewFolderDialog({
     .join(" / ");
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => !create.isPending && onOpenChange(next)}
+      onOpenChange={onOpenChange}
+      pending={create.isPending}
+      title={SITE_TEXT.createFolderTitle}
+      description={
+        <>
+          Created in{" "}
+          <span className="font-medium text-foreground">{location}</span>.
+        </>
+      }
+      className="max-w-md"
     >
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>{SITE_TEXT.createFolderTitle}</DialogTitle>
-          <DialogDescription>
-            Created in{" "}
-            <span className="font-medium text-foreground">{location}</span>.
-          </DialogDescription>
-        </DialogHeader>
-        <form noValidate onSubmit={submit} className="mt-5 grid gap-5">
-          <FormField id="new-folder-name" label={SITE_TEXT.folderNameLabel}>
-            <Input
-              id="new-folder-name"
-              placeholder={SITE_TEXT.folderNamePlaceholder}
-              autoComplete="off"
-              autoFocus
-              {...register("name")}
-            />
-          </FormField>
-          <DialogFormActions
-            submitLabel={SITE_TEXT.createFolder}
-            pendingLabel="Creating"
-            pending={create.isPending}
+      <form noValidate onSubmit={submit} className="mt-5 grid gap-5">
+        <FormField id="new-folder-name" label={SITE_TEXT.folderNameLabel}>
+          <Input
+            id="new-folder-name"
+            placeholder={SITE_TEXT.folderNamePlaceholder}
+            autoComplete="off"
+            autoFocus
+            {...register("name")}
           />
-        </form>
-      </DialogContent>
-    </Dialog>
+        </FormField>
+        <DialogFormActions
+          submitLabel={SITE_TEXT.createFolder}
+          pendingLabel="Creating"
+          pending={create.isPending}
+        />
+      </form>
+    </FormDialog>
   );
 }
