@@ -18,7 +18,11 @@ export function UsersSkeleton() {
       <Loading label="Loading users" className="divide-y">
         <div className="hidden h-10 bg-muted/40 @4xl:block" />
         {Array.from({ length: SKELETON_ROWS }, (_, i) => (
-          <SkeletonRow key={i} media="size-9 rounded-full" className="px-4 py-3.5">
+          <SkeletonRow
+            key={i}
+            media="size-9 rounded-full"
+            className="px-4 py-3.5"
+          >
             <Skeleton className="hidden h-6 w-12 rounded-full @4xl:block" />
             <Skeleton className="hidden h-4 w-28 @4xl:block" />
             <Skeleton className="hidden h-6 w-16 rounded-full @4xl:block" />

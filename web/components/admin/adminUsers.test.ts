@@ -76,6 +76,8 @@ describe("typedEmailConfirmation", () => {
     const form = typedEmailConfirmation("ada@example.com");
     expect(form.safeParse({ typed: " ADA@example.com" }).success).toBe(true);
     expect(form.safeParse({ typed: "ada@example.co" }).success).toBe(false);
-    expect(typedEmailConfirmation("").safeParse({ typed: "" }).success).toBe(false);
+    expect(typedEmailConfirmation("").safeParse({ typed: "" }).success).toBe(
+      false,
+    );
   });
 });

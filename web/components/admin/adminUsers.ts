@@ -67,6 +67,8 @@ export interface TypedEmail {
 /** The delete dialog's form: valid once the typed text confirms `email`. */
 export function typedEmailConfirmation(email: string) {
   return z.object({
-    typed: z.string().refine((typed) => email !== "" && confirmsEmail(typed, email)),
+    typed: z
+      .string()
+      .refine((typed) => email !== "" && confirmsEmail(typed, email)),
   });
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { DOMAIN_TEXT, DOMAIN_UI_TEXT, type DnsRecord } from "../../../common/domains";
-import { NewDomainForm, orderedRecords, sitesForDomains, triesLabel } from "./domains";
+import {
+  DOMAIN_TEXT,
+  DOMAIN_UI_TEXT,
+  type DnsRecord,
+} from "../../../common/domains";
+import {
+  NewDomainForm,
+  orderedRecords,
+  sitesForDomains,
+  triesLabel,
+} from "./domains";
 
 describe("triesLabel", () => {
   it("counts the tries of a running step out of ten", () => {
@@ -59,13 +68,23 @@ describe("sitesForDomains", () => {
 
 describe("NewDomainForm", () => {
   it("needs a site and a domain name, and says both at once", () => {
-    const result = NewDomainForm.safeParse({ siteId: "", domain: "not a domain" });
-    expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+    const result = NewDomainForm.safeParse({
+      siteId: "",
+      domain: "not a domain",
+    });
+    expect(
+      result.error?.issues.map((issue) => [
+        issue.path.join("."),
+        issue.message,
+      ]),
+    ).toEqual([
       ["domain", DOMAIN_TEXT.invalid],
       ["siteId", DOMAIN_UI_TEXT.siteRequired],
     ]);
   });
   it("sends the name the server would store", () => {
-    expect(NewDomainForm.parse({ siteId: "s1", domain: "WWW.Example.com." })).toEqual({ siteId: "s1", domain: "www.example.com" });
+    expect(
+      NewDomainForm.parse({ siteId: "s1", domain: "WWW.Example.com." }),
+    ).toEqual({ siteId: "s1", domain: "www.example.com" });
   });
 });

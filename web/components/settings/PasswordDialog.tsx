@@ -5,17 +5,8 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { FormField, describedBy } from "../ui/FormField";
-import { Button } from "../ui/Button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../ui/Dialog";
 import { PasswordInput } from "../ui/PasswordInput";
-import { Spinner } from "../ui/Spinner";
 import { CurrentPasswordForm, type CurrentPassword } from "./password";
 
 const T = SETTINGS_TEXT.twoFactor;
@@ -41,20 +32,21 @@ export function PasswordDialog({
 }) {
   const [busy, setBusy] = useState(false);
   return (
-    <Dialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <PasswordForm
-          confirmLabel={confirmLabel}
-          destructive={destructive}
-          onBusyChange={setBusy}
-          onConfirm={onConfirm}
-        />
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={busy}
+      title={title}
+      description={description}
+      className="max-w-md"
+    >
+      <PasswordForm
+        confirmLabel={confirmLabel}
+        destructive={destructive}
+        onBusyChange={setBusy}
+        onConfirm={onConfirm}
+      />
+    </FormDialog>
   );
 }
 
@@ -103,17 +95,12 @@ export function PasswordForm({
           {...register("password")}
         />
       </FormField>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <DialogClose asChild>
-          <Button type="button" variant="outline" disabled={isSubmitting}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" variant={destructive ? "destructive" : "default"} disabled={isSubmitting}>
-          {isSubmitting && <Spinner className="size-4 text-current" label="Checking" />}
-          {confirmLabel}
-        </Button>
-      </div>
+      <DialogFormActions
+        submitLabel={confirmLabel}
+        pendingLabel="Checking"
+        pending={isSubmitting}
+        destructive={destructive}
+      />
     </form>
   );
 }

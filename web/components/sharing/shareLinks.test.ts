@@ -148,9 +148,20 @@ describe("newLinkRequest", () => {
 describe("NewLinkForm", () => {
   it("is newLinkRequest as the dialog's form: the request, or each message under its field", () => {
     const blank = { name: "Board", expiresAt: "", password: "", maxViews: "" };
-    expect(NewLinkForm.parse(blank)).toEqual({ name: "Board", expiresAt: null, password: null, maxViews: null });
-    const wrong = NewLinkForm.safeParse({ ...blank, expiresAt: "tomorrow", maxViews: "many" });
-    expect(wrong.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+    expect(NewLinkForm.parse(blank)).toEqual({
+      name: "Board",
+      expiresAt: null,
+      password: null,
+      maxViews: null,
+    });
+    const wrong = NewLinkForm.safeParse({
+      ...blank,
+      expiresAt: "tomorrow",
+      maxViews: "many",
+    });
+    expect(
+      wrong.error?.issues.map((issue) => [issue.path.join("."), issue.message]),
+    ).toEqual([
       ["expiresAt", SHARE_LINK_TEXT.invalidTime],
       ["maxViews", SHARE_LINK_TEXT.maxViews],
     ]);

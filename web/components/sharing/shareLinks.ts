@@ -98,7 +98,12 @@ export function newLinkRequest(
 
 /** The new-link dialog's form: its fields in, the request out, or each message under its field. */
 export const NewLinkForm = z
-  .object({ name: z.string(), expiresAt: z.string(), password: z.string(), maxViews: z.string() })
+  .object({
+    name: z.string(),
+    expiresAt: z.string(),
+    password: z.string(),
+    maxViews: z.string(),
+  })
   .transform((fields, ctx) => {
     const request = newLinkRequest(fields);
     if (request.ok) return request.body;

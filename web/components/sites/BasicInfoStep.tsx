@@ -16,7 +16,12 @@ import { Textarea } from "../ui/Textarea";
 export type SubdomainState =
   | { status: "loading" }
   | { status: "ready"; subdomain: string }
-  | { status: "error"; message: string; noSubdomains: boolean; retrying: boolean };
+  | {
+      status: "error";
+      message: string;
+      noSubdomains: boolean;
+      retrying: boolean;
+    };
 
 /** The wizard's form: the server's fields for a new site. */
 export type WizardFields = z.input<typeof CreateSiteFields>;
@@ -97,7 +102,9 @@ function SubdomainBox({
     return (
       <LoadError
         inline
-        title={state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
+        title={
+          state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message
+        }
         onRetry={onRetry}
         retrying={state.retrying}
         className="rounded-lg border border-destructive/30 bg-destructive/5 p-3"

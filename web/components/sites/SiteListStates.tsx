@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Globe, Plus, SearchX } from "lucide-react";
 import { Button } from "../ui/Button";
 import { Placeholder } from "../ui/Placeholder";
-import { Loading, Skeleton } from "../ui/Skeleton";
+import { Loading, Skeleton, SkeletonRow } from "../ui/Skeleton";
 
 export function ListSkeleton() {
   return (
@@ -15,14 +15,9 @@ export function ListSkeleton() {
       <div className="grid gap-4 lg:grid-cols-2">
         {Array.from({ length: 6 }, (_, i) => (
           <div key={i} className="rounded-xl border bg-card p-5 shadow-sm">
-            <div className="flex items-start gap-3">
-              <Skeleton className="size-10 rounded-lg" />
-              <div className="flex-1 space-y-2 pt-0.5">
-                <Skeleton className="h-4 w-2/3" />
-                <Skeleton className="h-3.5 w-1/2" />
-              </div>
+            <SkeletonRow lines={["w-2/3", "w-1/2"]} className="items-start">
               <Skeleton className="h-6 w-16 rounded-full" />
-            </div>
+            </SkeletonRow>
             <div className="mt-8 flex items-center justify-between border-t pt-3">
               <Skeleton className="h-3.5 w-40" />
               <Skeleton className="h-7 w-16" />

@@ -62,6 +62,7 @@ export function UploadStep({
           file={file}
           onRemove={onRemove}
           disabled={phase !== null}
+          explain
         />
         {phase && (
           <UploadProgress

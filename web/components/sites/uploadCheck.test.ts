@@ -15,7 +15,9 @@ describe("checkUpload", () => {
 
   it("accepts by extension or by MIME type, whichever matches", () => {
     expect(checkUpload({ name: "site.ZIP", type: "", size: 10 })).toBeNull();
-    expect(checkUpload({ name: "report", type: "application/pdf", size: 10 })).toBeNull();
+    expect(
+      checkUpload({ name: "report", type: "application/pdf", size: 10 }),
+    ).toBeNull();
   });
 
   it("refuses other types with the spec's texts", () => {
@@ -51,7 +53,13 @@ describe("checkUpload", () => {
 describe("UPLOAD_ACCEPT", () => {
   it("offers every extension and the MIME types browsers give them", () => {
     const accepted = UPLOAD_ACCEPT.split(",");
-    for (const entry of [".html", ".zip", ".pdf", "application/x-zip-compressed", "text/javascript"])
+    for (const entry of [
+      ".html",
+      ".zip",
+      ".pdf",
+      "application/x-zip-compressed",
+      "text/javascript",
+    ])
       expect(accepted).toContain(entry);
   });
 });

@@ -9,7 +9,9 @@ export interface ToastText {
 }
 
 /** The wizard's fields as react-hook-form reports their errors. */
-type FieldErrors = Partial<Record<"name" | "subdomain", { message?: string | undefined }>>;
+type FieldErrors = Partial<
+  Record<"name" | "subdomain", { message?: string | undefined }>
+>;
 
 // The form is the server's CreateSiteFields; the spec pairs each of its messages with a line.
 const DESCRIPTIONS: Record<string, string> = {

@@ -1,7 +1,9 @@
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { X } from "lucide-react";
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { cn } from "../../lib/cn";
+import { Button } from "./Button";
+import { Spinner } from "./Spinner";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -76,5 +78,84 @@ export function DialogDescription({
       className={cn("text-sm text-muted-foreground", className)}
       {...props}
     />
+  );
+}
+
+/**
+ * The buttons at the foot of every form in a dialog: Cancel, which closes it, and the submit
+ * button, which waits with a spinner while the form is being sent. Both are off meanwhile, as the
+ * dialog cannot be closed then either.
+ */
+export function DialogFormActions({
+  submitLabel,
+  pendingLabel,
+  pending,
+  disabled = false,
+  destructive = false,
+}: {
+  submitLabel: string;
+  /** Read by screen readers while pending ("Saving"). */
+  pendingLabel: string;
+  pending: boolean;
+  /** Off for another reason too, e.g. nothing changed yet. */
+  disabled?: boolean;
+  destructive?: boolean;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <DialogPrimitive.Close asChild>
+        <Button type="button" variant="outline" disabled={pending}>
+          Cancel
+        </Button>
+      </DialogPrimitive.Close>
+      <Button
+        type="submit"
+        variant={destructive ? "destructive" : "default"}
+        disabled={pending || disabled}
+      >
+        {pending && (
+          <Spinner className="size-4 text-current" label={pendingLabel} />
+        )}
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * Every dialog that holds one form: its title and description, then the form (ending with
+ * DialogFormActions). It cannot be closed while `pending`, so a request is never left running
+ * unseen.
+ */
+export function FormDialog({
+  open,
+  onOpenChange,
+  pending,
+  title,
+  description,
+  className,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  pending: boolean;
+  title: ReactNode;
+  description: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <DialogPrimitive.Root
+      open={open}
+      onOpenChange={(next) => !pending && onOpenChange(next)}
+    >
+      <DialogContent className={className}>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        {children}
+      </DialogContent>
+    </DialogPrimitive.Root>
   );
 }

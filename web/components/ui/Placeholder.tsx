@@ -41,7 +41,9 @@ export function Placeholder({
       >
         {icon}
       </span>
-      <Heading className="mt-4 text-lg font-semibold tracking-tight">{title}</Heading>
+      <Heading className="mt-4 text-lg font-semibold tracking-tight">
+        {title}
+      </Heading>
       {body && (
         <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">
           {body}

@@ -55,7 +55,11 @@ export function Login() {
   });
   // A refusal that is not a mistake (an unconfirmed address) is told as information.
   const error = errors.root?.message
-    ? { message: errors.root.message, kind: errors.root.type === "info" ? ("info" as const) : ("error" as const) }
+    ? {
+        message: errors.root.message,
+        kind:
+          errors.root.type === "info" ? ("info" as const) : ("error" as const),
+      }
     : null;
   const missing = error?.message === AUTH_TEXT.missingCredentials;
   const [email, password] = watch(["email", "password"]);

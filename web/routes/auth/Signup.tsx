@@ -65,7 +65,9 @@ export function Signup() {
       // The first field in reading order that needs attention; a missing credential counts for
       // its own field.
       const blank = getValues("email").trim() ? "password" : "email";
-      const first = FIELD_ORDER.find((f) => found[f] || (found.root && f === blank));
+      const first = FIELD_ORDER.find(
+        (f) => found[f] || (found.root && f === blank),
+      );
       if (first) setFocus(first);
     },
   );
@@ -183,7 +185,9 @@ export function Signup() {
           </div>
           <FieldError id="terms-error" message={fieldError("terms")} />
         </div>
-        {errors.root?.message && <FormAlert kind="error">{errors.root.message}</FormAlert>}
+        {errors.root?.message && (
+          <FormAlert kind="error">{errors.root.message}</FormAlert>
+        )}
         <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>

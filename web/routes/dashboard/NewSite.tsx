@@ -118,7 +118,10 @@ export function NewSite() {
   }, []);
 
   // The subdomain is the pool's, not typed: the form carries it so one schema checks all three.
-  useEffect(() => setValue("subdomain", subdomain ?? ""), [subdomain, setValue]);
+  useEffect(
+    () => setValue("subdomain", subdomain ?? ""),
+    [subdomain, setValue],
+  );
 
   useEffect(() => {
     if (reservation.error)
@@ -159,7 +162,9 @@ export function NewSite() {
 
   async function create(fields: CreateSiteFields) {
     if (!file) {
-      toast.error(FILE_REQUIRED.title, { description: FILE_REQUIRED.description });
+      toast.error(FILE_REQUIRED.title, {
+        description: FILE_REQUIRED.description,
+      });
       return;
     }
     const controller = new AbortController();
@@ -192,7 +197,8 @@ export function NewSite() {
     },
     (found) => {
       const problem = basicsProblem(found);
-      if (problem) toast.error(problem.title, { description: problem.description });
+      if (problem)
+        toast.error(problem.title, { description: problem.description });
       if (found.name) setFocus("name");
     },
   );

@@ -56,7 +56,9 @@ export function DeleteFileDialog({
       confirmLabel="Delete"
       pendingLabel="Deleting"
       destructive
-      failureTitle={folder ? "Failed to delete folder" : "Failed to delete file"}
+      failureTitle={
+        folder ? "Failed to delete folder" : "Failed to delete file"
+      }
       onConfirm={() => (file ? remove.mutateAsync(file) : undefined)}
     />
   );

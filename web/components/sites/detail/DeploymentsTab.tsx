@@ -13,6 +13,7 @@ import { PLANS } from "../../../../common/plans";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { LoadError } from "../../ui/LoadError";
+import { Placeholder } from "../../ui/Placeholder";
 import { Loading, SkeletonRow } from "../../ui/Skeleton";
 import { Spinner } from "../../ui/Spinner";
 import { displayUrl } from "../siteList";
@@ -98,17 +99,12 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
           ))}
         </Loading>
       ) : list.length === 0 ? (
-        <div className="flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-14 text-center sm:py-20">
-          <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
-            <History className="size-7" aria-hidden />
-          </span>
-          <h3 className="mt-4 text-base font-semibold">
-            {SITE_TEXT.noDeployments}
-          </h3>
-          <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-            {SITE_TEXT.noDeploymentsDescription}
-          </p>
-        </div>
+        <Placeholder
+          heading="h3"
+          icon={<History className="size-6" aria-hidden />}
+          title={SITE_TEXT.noDeployments}
+          body={SITE_TEXT.noDeploymentsDescription}
+        />
       ) : (
         <ol className="flex flex-col gap-3">
           {list.map((deployment) => (

@@ -13,18 +13,9 @@ import {
 } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
-import { Button } from "../../ui/Button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "../../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../../ui/Dialog";
 import { FormField, describedBy } from "../../ui/FormField";
 import { Input } from "../../ui/Input";
-import { Spinner } from "../../ui/Spinner";
 import { Textarea } from "../../ui/Textarea";
 import { siteUrl } from "./actions";
 
@@ -92,77 +83,69 @@ export function EditSiteDialog({
   const description = watch("description") ?? "";
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => !save.isPending && onOpenChange(next)}
+      onOpenChange={onOpenChange}
+      pending={save.isPending}
+      title="Edit site"
+      description={
+        <>
+          Change how this site is named in your dashboard. Its address stays the
+          same.
+        </>
+      }
     >
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Edit site</DialogTitle>
-          <DialogDescription>
-            Change how this site is named in your dashboard. Its address stays
-            the same.
-          </DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="mt-5 grid gap-5"
-          onSubmit={handleSubmit((values) => save.mutate(values))}
+      <form
+        noValidate
+        className="mt-5 grid gap-5"
+        onSubmit={handleSubmit((values) => save.mutate(values))}
+      >
+        <FormField
+          id="edit-site-name"
+          label="Site Name"
+          error={errors.name?.message}
         >
-          <FormField
+          <Input
             id="edit-site-name"
-            label="Site Name"
-            error={errors.name?.message}
-          >
-            <Input
-              id="edit-site-name"
-              maxLength={SITE_NAME_MAX}
-              autoComplete="off"
-              {...describedBy("edit-site-name", errors.name?.message)}
-              {...register("name")}
-            />
-          </FormField>
-          <FormField
+            maxLength={SITE_NAME_MAX}
+            autoComplete="off"
+            {...describedBy("edit-site-name", errors.name?.message)}
+            {...register("name")}
+          />
+        </FormField>
+        <FormField
+          id="edit-site-description"
+          label="Description"
+          aside={
+            <span
+              className="text-xs tabular-nums text-muted-foreground"
+              aria-hidden
+            >
+              {description.length}/{SITE_DESCRIPTION_MAX}
+            </span>
+          }
+          error={errors.description?.message}
+        >
+          <Textarea
             id="edit-site-description"
-            label="Description"
-            aside={
-              <span
-                className="text-xs tabular-nums text-muted-foreground"
-                aria-hidden
-              >
-                {description.length}/{SITE_DESCRIPTION_MAX}
-              </span>
-            }
-            error={errors.description?.message}
-          >
-            <Textarea
-              id="edit-site-description"
-              rows={4}
-              maxLength={SITE_DESCRIPTION_MAX}
-              placeholder="What is this site for? (optional)"
-              className="min-h-24 resize-y"
-              {...describedBy(
-                "edit-site-description",
-                errors.description?.message,
-              )}
-              {...register("description")}
-            />
-          </FormField>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <DialogClose asChild>
-              <Button type="button" variant="outline" disabled={save.isPending}>
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={save.isPending || !isDirty}>
-              {save.isPending && (
-                <Spinner className="size-4 text-current" label="Saving" />
-              )}
-              Save changes
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+            rows={4}
+            maxLength={SITE_DESCRIPTION_MAX}
+            placeholder="What is this site for? (optional)"
+            className="min-h-24 resize-y"
+            {...describedBy(
+              "edit-site-description",
+              errors.description?.message,
+            )}
+            {...register("description")}
+          />
+        </FormField>
+        <DialogFormActions
+          submitLabel="Save changes"
+          pendingLabel="Saving"
+          pending={save.isPending}
+          disabled={!isDirty}
+        />
+      </form>
+    </FormDialog>
   );
 }

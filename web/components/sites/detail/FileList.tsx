@@ -21,7 +21,7 @@ import {
   TableRow,
 } from "../../ui/Table";
 import { siteUrl } from "./actions";
-import { FileIcon } from "./FileIcon";
+import { FileIcon } from "../FileIcon";
 
 /** The spec's count of placeholder rows while a folder loads. */
 export const FILE_SKELETON_ROWS = 6;

@@ -11,6 +11,7 @@ import { useSiteFiles } from "../../../lib/queries";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { LoadError } from "../../ui/LoadError";
+import { Placeholder } from "../../ui/Placeholder";
 import { DeleteFileDialog } from "./DeleteFileDialog";
 import { FileList } from "./FileList";
 import { FolderBreadcrumb } from "./FolderBreadcrumb";
@@ -70,18 +71,15 @@ export function FilesTab({
     );
   } else if (files.data && files.data.length === 0) {
     body = (
-      <div className="flex flex-col items-center px-6 py-14 text-center sm:py-20">
-        <span className="flex size-14 items-center justify-center rounded-2xl bg-primary/10 text-primary">
-          <FolderOpen className="size-7" aria-hidden />
-        </span>
-        <h3 className="mt-4 text-base font-semibold">{SITE_TEXT.noFiles}</h3>
-        <p className="mt-1 max-w-sm text-sm text-muted-foreground">
-          {SITE_TEXT.noFilesDescription}
-        </p>
-        <div className="mt-6 flex flex-wrap justify-center gap-2">
-          {actions(SITE_TEXT.uploadFiles)}
-        </div>
-      </div>
+      <Placeholder
+        heading="h3"
+        icon={<FolderOpen className="size-6" aria-hidden />}
+        title={SITE_TEXT.noFiles}
+        body={SITE_TEXT.noFilesDescription}
+        className="rounded-none border-0"
+      >
+        {actions(SITE_TEXT.uploadFiles)}
+      </Placeholder>
     );
   } else {
     body = (

@@ -8,18 +8,9 @@ import {
   type FolderResponse,
 } from "../../../../common/sites";
 import { api, errorDescription } from "../../../lib/api";
-import { Button } from "../../ui/Button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "../../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../../ui/Dialog";
 import { Input } from "../../ui/Input";
 import { FormField } from "../../ui/FormField";
-import { Spinner } from "../../ui/Spinner";
 import { refreshSite, siteUrl } from "./actions";
 import { breadcrumbsFromPath } from "./paths";
 
@@ -74,47 +65,35 @@ export function NewFolderDialog({
     .join(" / ");
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => !create.isPending && onOpenChange(next)}
+      onOpenChange={onOpenChange}
+      pending={create.isPending}
+      title={SITE_TEXT.createFolderTitle}
+      description={
+        <>
+          Created in{" "}
+          <span className="font-medium text-foreground">{location}</span>.
+        </>
+      }
+      className="max-w-md"
     >
-      <DialogContent className="max-w-md">
-        <DialogHeader>
-          <DialogTitle>{SITE_TEXT.createFolderTitle}</DialogTitle>
-          <DialogDescription>
-            Created in{" "}
-            <span className="font-medium text-foreground">{location}</span>.
-          </DialogDescription>
-        </DialogHeader>
-        <form noValidate onSubmit={submit} className="mt-5 grid gap-5">
-          <FormField id="new-folder-name" label={SITE_TEXT.folderNameLabel}>
-            <Input
-              id="new-folder-name"
-              placeholder={SITE_TEXT.folderNamePlaceholder}
-              autoComplete="off"
-              autoFocus
-              {...register("name")}
-            />
-          </FormField>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <DialogClose asChild>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={create.isPending}
-              >
-                Cancel
-              </Button>
-            </DialogClose>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending && (
-                <Spinner className="size-4 text-current" label="Creating" />
-              )}
-              {SITE_TEXT.createFolder}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+      <form noValidate onSubmit={submit} className="mt-5 grid gap-5">
+        <FormField id="new-folder-name" label={SITE_TEXT.folderNameLabel}>
+          <Input
+            id="new-folder-name"
+            placeholder={SITE_TEXT.folderNamePlaceholder}
+            autoComplete="off"
+            autoFocus
+            {...register("name")}
+          />
+        </FormField>
+        <DialogFormActions
+          submitLabel={SITE_TEXT.createFolder}
+          pendingLabel="Creating"
+          pending={create.isPending}
+        />
+      </form>
+    </FormDialog>
   );
 }

@@ -5,6 +5,7 @@ import { SITE_TEXT } from "../../../../common/sites";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
 import { LoadError } from "../../ui/LoadError";
+import { Placeholder } from "../../ui/Placeholder";
 import { Loading, Skeleton } from "../../ui/Skeleton";
 
 // The page's background is itself muted, so placeholders on it need a darker tint than the
@@ -53,33 +54,22 @@ export function SiteDetailSkeleton() {
   );
 }
 
-function Centered({ children }: { children: React.ReactNode }) {
-  return (
-    <Card className="mx-auto mt-6 flex max-w-lg flex-col items-center px-6 py-14 text-center">
-      {children}
-    </Card>
-  );
-}
-
 export function SiteNotFound() {
   return (
-    <Centered>
-      <span className="flex size-14 items-center justify-center rounded-2xl bg-muted text-muted-foreground">
-        <SearchX className="size-7" aria-hidden />
-      </span>
-      <h1 className="mt-5 text-xl font-semibold tracking-tight">
-        {SITE_TEXT.notFoundTitle}
-      </h1>
-      <p className="mt-2 max-w-sm text-sm leading-relaxed text-muted-foreground">
-        {SITE_TEXT.notFoundBody}
-      </p>
-      <Button asChild className="mt-6">
+    <Placeholder
+      heading="h1"
+      icon={<SearchX className="size-6" aria-hidden />}
+      title={SITE_TEXT.notFoundTitle}
+      body={SITE_TEXT.notFoundBody}
+      className="mx-auto mt-6 w-full max-w-lg"
+    >
+      <Button asChild>
         <Link to="/dashboard/sites">
           <ArrowLeft aria-hidden />
           {SITE_TEXT.backToSites}
         </Link>
       </Button>
-    </Centered>
+    </Placeholder>
   );
 }
 

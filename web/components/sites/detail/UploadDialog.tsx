@@ -4,8 +4,6 @@
 import { useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import { X } from "lucide-react";
-import { formatBytes } from "../../../../common/format";
 import { SITE_TEXT, type UploadResponse } from "../../../../common/sites";
 import {
   formatUploadLimit,
@@ -31,8 +29,8 @@ import { Label } from "../../ui/Label";
 import { Progress } from "../../ui/Progress";
 import { Spinner } from "../../ui/Spinner";
 import { refreshSite, siteUrl } from "./actions";
-import { FileIcon } from "./FileIcon";
 import { breadcrumbsFromPath } from "./paths";
+import { SelectedFile } from "../SelectedFile";
 import { checkUpload, UPLOAD_ACCEPT } from "../uploadCheck";
 
 type Phase =
@@ -153,27 +151,11 @@ export function UploadDialog({
 
         <div className="mt-5 grid gap-4">
           {file ? (
-            <div className="flex items-center gap-3 rounded-lg border bg-card p-3 shadow-xs">
-              <FileIcon name={file.name} isFolder={false} className="size-10" />
-              <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium" title={file.name}>
-                  {file.name}
-                </p>
-                <p className="text-xs text-muted-foreground">
-                  {formatBytes(file.size)}
-                </p>
-              </div>
-              <Button
-                variant="ghost"
-                size="icon"
-                className="size-8 text-muted-foreground"
-                aria-label={`Remove ${file.name}`}
-                disabled={busy}
-                onClick={() => setFile(null)}
-              >
-                <X aria-hidden />
-              </Button>
-            </div>
+            <SelectedFile
+              file={file}
+              onRemove={() => setFile(null)}
+              disabled={busy}
+            />
           ) : (
             <DropZone
               accept={UPLOAD_ACCEPT}

@@ -69,8 +69,12 @@ describe("scheduleBadge", () => {
 
 describe("ScheduleForm", () => {
   const messages = (fields: { expiresAt: string; publishAt: string }) =>
-    ScheduleForm.safeParse(fields).error?.issues.map((issue) => [issue.path.join("."), issue.message]);
-  const inDays = (days: number) => toLocalInput(new Date(Date.now() + days * 24 * 60 * MIN).toISOString());
+    ScheduleForm.safeParse(fields).error?.issues.map((issue) => [
+      issue.path.join("."),
+      issue.message,
+    ]);
+  const inDays = (days: number) =>
+    toLocalInput(new Date(Date.now() + days * 24 * 60 * MIN).toISOString());
 
   it("sends both times as UTC, or null for a blank field", () => {
     const expires = inDays(3);
@@ -80,13 +84,19 @@ describe("ScheduleForm", () => {
     });
   });
   it("says which time cannot be read", () => {
-    expect(messages({ expiresAt: "soon", publishAt: "2026-13-45T99:99" })).toEqual([
+    expect(
+      messages({ expiresAt: "soon", publishAt: "2026-13-45T99:99" }),
+    ).toEqual([
       ["expiresAt", SCHEDULE_TEXT.invalidTime],
       ["publishAt", SCHEDULE_TEXT.invalidTime],
     ]);
   });
   it("puts the server's rules under their fields", () => {
-    expect(messages({ expiresAt: inDays(-1), publishAt: "" })).toEqual([["expiresAt", SCHEDULE_TEXT.expiryInPast]]);
-    expect(messages({ expiresAt: inDays(2), publishAt: inDays(3) })).toEqual([["publishAt", SCHEDULE_TEXT.publishAfterExpiry]]);
+    expect(messages({ expiresAt: inDays(-1), publishAt: "" })).toEqual([
+      ["expiresAt", SCHEDULE_TEXT.expiryInPast],
+    ]);
+    expect(messages({ expiresAt: inDays(2), publishAt: inDays(3) })).toEqual([
+      ["publishAt", SCHEDULE_TEXT.publishAfterExpiry],
+    ]);
   });
 });

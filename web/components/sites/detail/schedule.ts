@@ -38,15 +38,27 @@ export const ScheduleForm = z
     const publishAt = fromLocalInput(fields.publishAt);
     if (expiresAt === undefined || publishAt === undefined) {
       if (expiresAt === undefined)
-        ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.invalidTime });
+        ctx.addIssue({
+          code: "custom",
+          path: ["expiresAt"],
+          message: SCHEDULE_TEXT.invalidTime,
+        });
       if (publishAt === undefined)
-        ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.invalidTime });
+        ctx.addIssue({
+          code: "custom",
+          path: ["publishAt"],
+          message: SCHEDULE_TEXT.invalidTime,
+        });
       return z.NEVER;
     }
     const parsed = UpdateScheduleRequest.safeParse({ expiresAt, publishAt });
     if (!parsed.success) {
       for (const issue of parsed.error.issues)
-        ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+        ctx.addIssue({
+          code: "custom",
+          path: issue.path,
+          message: issue.message,
+        });
       return z.NEVER;
     }
     return parsed.data;

@@ -7,8 +7,8 @@ import {
   Folder,
   type LucideIcon,
 } from "lucide-react";
-import { fileIconKind, type FileIconKind } from "../../../../common/format";
-import { cn } from "../../../lib/cn";
+import { fileIconKind, type FileIconKind } from "../../../common/format";
+import { cn } from "../../lib/cn";
 
 const ICONS: Record<FileIconKind, { Icon: LucideIcon; tone: string }> = {
   folder: {
