@@ -4,7 +4,7 @@
 // codes and 10 backup codes), five per sign-in challenge (one check at a time: the challenge's
 // attempt row is deleted and re-created), and per account by a lockout after wrong codes in a row
 // that reads the failure count before checking the code and adds to it only afterwards: one
-// challenge per address, all sent at once, had 50 of 100 codes checked where the lockout is 10.
+// challenge per address, all sent at once, had half of 100 codes checked where the lockout is 10.
 import { APIError, createAuthMiddleware, getIP, isAPIError } from "better-auth/api";
 import { TWO_FACTOR_ERROR_CODES } from "better-auth/plugins/two-factor";
 import { TWO_FACTOR_ACCOUNT_LIMIT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/limits";
