@@ -11,7 +11,7 @@ export const AUTH_LIMITS = {
 } as const;
 
 /**
- * better-auth's two-factor checks (sign-in codes, backup codes), per client address: `max`
+ * Two-factor codes checked (authenticator and backup codes together), per client address: `max`
  * attempts per `window` seconds.
  */
 export const TWO_FACTOR_VERIFY_LIMIT = { window: 5 * 60, max: 10 } as const;

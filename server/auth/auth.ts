@@ -13,7 +13,7 @@ import { existingAccountMessage, resetPasswordMessage, verifyEmailMessage } from
 import { createProfile, isUserBanned } from "../db/repositories/profiles";
 import { twoFactorAttemptHooks } from "./twoFactorAttempts";
 import { deleteResetTokensOfUser } from "../db/repositories/verifications";
-import { AUTH_LIMITS, PASSWORD_MIN_LENGTH, TWO_FACTOR_ACCOUNT_LIMIT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/limits";
+import { AUTH_LIMITS, PASSWORD_MIN_LENGTH, TWO_FACTOR_ACCOUNT_LIMIT } from "../../common/limits";
 import { ACCOUNT_TEXT } from "../../common/account";
 import { PersonName } from "../../common/names";
 
@@ -84,8 +84,8 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
       // TOTP with an authenticator app: /two-factor/enable answers the otpauth:// URI and ten
       // one-time backup codes (both stored encrypted with the secret); it takes effect once
       // /two-factor/verify-totp accepts a first code. Sign-in then answers twoFactorRedirect.
-      // Its lockout after wrong codes in a row takes Berth's per-account numbers; the count that
-      // holds against codes sent in parallel is Berth's own (twoFactorAttempts.ts, in hooks).
+      // Its lockout after wrong codes in a row takes Berth's per-account numbers; the counts that
+      // hold against codes sent in parallel are Berth's own (twoFactorAttempts.ts, in hooks).
       twoFactor({
         issuer: "Berth",
         accountLockout: { maxFailedAttempts: TWO_FACTOR_ACCOUNT_LIMIT.max, durationSeconds: TWO_FACTOR_ACCOUNT_LIMIT.window },
@@ -141,8 +141,11 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
         "/request-password-reset": AUTH_LIMITS.reset,
         "/reset-password": AUTH_LIMITS.reset,
         "/send-verification-email": AUTH_LIMITS.reset,
-        "/two-factor/verify-totp": TWO_FACTOR_VERIFY_LIMIT,
-        "/two-factor/verify-backup-code": TWO_FACTOR_VERIFY_LIMIT,
+        // Counted by Berth instead, per address and per account across both kinds of code
+        // (twoFactorAttempts.ts): this limiter keys on the path, so each kind had its own count.
+        "/two-factor/verify-totp": false,
+        "/two-factor/verify-backup-code": false,
+        "/two-factor/verify-otp": false,
       },
     },
     hooks: {

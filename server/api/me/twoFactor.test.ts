@@ -149,14 +149,23 @@ describe.each(DRIVERS)("two-factor sign-in (%s)", (driver) => {
     expect((await me(fresh)).statusCode).toBe(200);
   });
 
-  it(`limits code checks to ${TWO_FACTOR_VERIFY_LIMIT.max} per client address per ${TWO_FACTOR_VERIFY_LIMIT.window / 60} minutes`, async () => {
+  it(`limits code checks to ${TWO_FACTOR_VERIFY_LIMIT.max} per client address per ${TWO_FACTOR_VERIFY_LIMIT.window / 60} minutes, both kinds of code together`, async () => {
     const { user, setup } = await enabledUser();
     const attacker = server.client();
     for (let i = 0; i < TWO_FACTOR_VERIFY_LIMIT.max; i++) {
-      const response = await attacker.post("/api/auth/two-factor/verify-backup-code", { code: "xxxxx-xxxxx" });
-      expect(response.statusCode).toBe(401);
+      const response =
+        i % 2 === 0
+          ? await attacker.post("/api/auth/two-factor/verify-backup-code", { code: "xxxxx-xxxxx" })
+          : await attacker.post("/api/auth/two-factor/verify-totp", { code: "000000" });
+      expect(response.statusCode, `attempt ${i + 1}`).toBe(401);
     }
-    expect((await attacker.post("/api/auth/two-factor/verify-backup-code", { code: "xxxxx-xxxxx" })).statusCode).toBe(429);
+    for (const path of ["/api/auth/two-factor/verify-backup-code", "/api/auth/two-factor/verify-totp"]) {
+      const limited = await attacker.post(path, { code: "xxxxx-xxxxx" });
+      expect(limited.statusCode).toBe(429);
+      // As better-auth's own limiter answers.
+      expect(limited.json()).toEqual({ message: "Too many requests. Please try again later." });
+      expect(Number(limited.headers["x-retry-after"])).toBeGreaterThan(0);
+    }
     // Another address is not affected, and the limit holds even with the right code.
     const { client } = await signIn(user, attacker);
     expect((await client.post("/api/auth/two-factor/verify-backup-code", { code: setup.backupCodes[0]! })).statusCode).toBe(429);
