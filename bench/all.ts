@@ -47,7 +47,10 @@ function parseArgs(argv: readonly string[]): Options | undefined {
     if (arg === "--help" || arg === "-h") return undefined;
     else if (arg === "--quick") options.quick = true;
     else if (arg === "--only") {
-      const names = value().split(",").map((n) => n.trim()).filter(Boolean);
+      const names = value()
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean);
       const unknown = names.filter((n) => !(BENCHES as readonly string[]).includes(n));
       if (unknown.length > 0 || names.length === 0) throw new Error(`--only takes ${BENCHES.join(", ")}; not ${unknown.join(", ") || "nothing"}`);
       options.only = BENCHES.filter((b) => names.includes(b));
@@ -135,7 +138,9 @@ function onSignal(signal: NodeJS.Signals): void {
     process.exit(signal === "SIGINT" ? 130 : 143);
   }
   interrupted = signal;
-  console.error(`\nbench: ${signal}: stopping${child?.pid !== undefined ? ` the running bench (pid ${child.pid}), which cleans up after itself` : ""}`);
+  console.error(
+    `\nbench: ${signal}: stopping${child?.pid !== undefined ? ` the running bench (pid ${child.pid}), which cleans up after itself` : ""}`,
+  );
   if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, "SIGINT");
 }
 
@@ -143,7 +148,9 @@ function runOne(bench: BenchName, quick: boolean, summaryFile: string): Promise<
   const script = path.join(root, "bench", `${bench}.ts`);
   // process.execArgv holds tsx's loader (this file runs under tsx), so the child runs .ts the same way.
   const args = [...process.execArgv, script, ...(quick ? ["--quick"] : []), "--summary-json", summaryFile];
-  console.log(`\n=== bench ${bench}: ${path.relative(root, script)} ${args.slice(process.execArgv.length + 1).join(" ")} (load average ${loadAverage()}) ===\n`);
+  console.log(
+    `\n=== bench ${bench}: ${path.relative(root, script)} ${args.slice(process.execArgv.length + 1).join(" ")} (load average ${loadAverage()}) ===\n`,
+  );
   const loadBefore = loadAverage();
   const started = performance.now();
   return new Promise((resolve) => {

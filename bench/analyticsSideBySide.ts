@@ -92,7 +92,18 @@ function cpuSeconds(pid: number): number {
 
 function wrk(options: SideBySideOptions, server: Server, cas: "small" | "many", seconds: number): Promise<number> {
   const script = cas === "many" ? ["-s", options.manyScript] : [];
-  const args = ["-c", options.wrkCpu, "wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, ...script, "-H", `Host: ${server.host}`, `http://127.0.0.1:${server.port}${PATHS[cas]}`];
+  const args = [
+    "-c",
+    options.wrkCpu,
+    "wrk",
+    "-t1",
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    ...script,
+    "-H",
+    `Host: ${server.host}`,
+    `http://127.0.0.1:${server.port}${PATHS[cas]}`,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn("taskset", args, { env: { ...process.env, BENCH_MANY_PATHS: options.manyPaths }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";

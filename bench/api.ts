@@ -165,7 +165,11 @@ async function main(options: Options): Promise<void> {
       `(${shape.heavyVersions} deployments each), the others ${shape.otherFiles + 1} files and ${shape.otherVersions} deployment per site`,
   );
   const filled = await populate(client, userId, berth.port, shape, (step, ms) => console.log(`  ${step}: ${(ms / 1000).toFixed(1)} s`));
-  console.log(`  rows: ${Object.entries(filled.counts).map(([table, n]) => `${table} ${n.toLocaleString("en")}`).join(", ")}`);
+  console.log(
+    `  rows: ${Object.entries(filled.counts)
+      .map(([table, n]) => `${table} ${n.toLocaleString("en")}`)
+      .join(", ")}`,
+  );
   const fillMs = filled.steps.reduce((sum, s) => sum + s.ms, 0);
 
   // The measured site: the user's newest, as the dashboard lists it first.
@@ -214,7 +218,9 @@ async function main(options: Options): Promise<void> {
     }),
     api("GET /api/sites/:id/analytics?range=30d", `/api/sites/${site}/analytics?range=30d`, (body) => {
       const report = json<AnalyticsResponse>(body);
-      return report.has_data && report.series.length === 30 && report.totals.views > 0 && report.top_pages.length === 10 ? undefined : body.slice(0, 200);
+      return report.has_data && report.series.length === 30 && report.totals.views > 0 && report.top_pages.length === 10
+        ? undefined
+        : body.slice(0, 200);
     }),
   ];
 
@@ -234,7 +240,8 @@ async function main(options: Options): Promise<void> {
     const t0 = performance.now();
     const samples = await measure(targets, options.requests, concurrency);
     const results = new Map([...samples].map(([label, values]) => [label, spread(values)]));
-    const title = concurrency === 1 ? `Sequential: ${options.requests} requests per call` : `${concurrency} in flight: ${options.requests} requests per call`;
+    const title =
+      concurrency === 1 ? `Sequential: ${options.requests} requests per call` : `${concurrency} in flight: ${options.requests} requests per call`;
     console.log(`${title}: ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${loadAverage()}`);
     output.push(table(title, targets, results));
     figures.push(...headlineFigures(targets, results, concurrency === 1 ? "one at a time" : `${concurrency} in flight`));

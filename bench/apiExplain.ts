@@ -31,7 +31,17 @@ export async function explainDashboardQueries(url: string, userId: string, siteI
     const db = drizzle(pool, { schema }) as unknown as Db;
     const now = new Date();
     const calls: Array<[string, () => Promise<unknown>]> = [
-      ["GET /api/stats", () => Promise.all([getPlanIdForUser(db, userId), countSitesForUser(db, userId), countDeploymentsForUser(db, userId), storageUsedByUser(db, userId), bandwidthLast30Days(db, userId, now)])],
+      [
+        "GET /api/stats",
+        () =>
+          Promise.all([
+            getPlanIdForUser(db, userId),
+            countSitesForUser(db, userId),
+            countDeploymentsForUser(db, userId),
+            storageUsedByUser(db, userId),
+            bandwidthLast30Days(db, userId, now),
+          ]),
+      ],
       ["GET /api/sites", () => Promise.all([listSitesForUser(db, userId), viewsLast7Days(db, userId, now)])],
       ["GET /api/sites/:id (and the site check of every call below)", () => getSiteSummaryForUser(db, userId, siteId)],
       [`GET /api/sites/:id/files?parent=${folder}`, () => listSiteFilesInFolder(db, siteId, folder)],

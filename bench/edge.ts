@@ -47,7 +47,15 @@ interface Options {
 
 function parseArgs(allArgs: readonly string[]): Options | undefined {
   const { argv, summaryJson } = takeSummaryOption(allArgs);
-  const options: Options = { quick: false, keepData: false, skipAnalyticsOff: false, passThrough: [], corpus: "/tmp/bench-site", out: undefined, summaryJson };
+  const options: Options = {
+    quick: false,
+    keepData: false,
+    skipAnalyticsOff: false,
+    passThrough: [],
+    corpus: "/tmp/bench-site",
+    out: undefined,
+    summaryJson,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") return undefined;
@@ -134,7 +142,9 @@ async function main(options: Options): Promise<number> {
   const redirected = new Set(site.mismatches.flatMap((m) => m.paths ?? []));
   let likeForLike: { rows: HarnessRecord[]; paths: number } | undefined;
   if (cases.includes("many") && redirected.size > 0) {
-    const kept = readFileSync(`${options.corpus}.paths`, "utf8").split("\n").filter((p) => p !== "" && !redirected.has(p));
+    const kept = readFileSync(`${options.corpus}.paths`, "utf8")
+      .split("\n")
+      .filter((p) => p !== "" && !redirected.has(p));
     const corpus = path.join(rundir, "corpus");
     symlinkSync(options.corpus, corpus);
     writeFileSync(`${corpus}.paths`, kept.join("\n") + "\n");
@@ -170,7 +180,18 @@ async function main(options: Options): Promise<number> {
     });
   }
 
-  const run: EdgeRun = { quick: options.quick, cases, results, likeForLike, mismatches: site.mismatches, analytics, servers, harnessSeconds, sanityProblems, out };
+  const run: EdgeRun = {
+    quick: options.quick,
+    cases,
+    results,
+    likeForLike,
+    mismatches: site.mismatches,
+    analytics,
+    servers,
+    harnessSeconds,
+    sanityProblems,
+    out,
+  };
   const rows = caseRows(run);
   console.log(printedReport(run, rows));
   writeFileSync(path.join(out, "berth-edge.json"), JSON.stringify({ site, variants, servers, rows, harnessSeconds }, null, 1));

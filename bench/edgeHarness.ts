@@ -47,7 +47,9 @@ function run(command: string, args: readonly string[]): Promise<number | null> {
 export async function checkPreconditions(corpus: string): Promise<void> {
   for (const file of ["run-bench.mjs", "vs-nginx.sh", "make-corpus.mjs"]) {
     if (!existsSync(path.join(HARNESS, file))) {
-      throw new BenchError(`The static-serving harness is missing: no ${path.join(HARNESS, file)}. It is expected in ../shared/bench next to the project (${root}).`);
+      throw new BenchError(
+        `The static-serving harness is missing: no ${path.join(HARNESS, file)}. It is expected in ../shared/bench next to the project (${root}).`,
+      );
     }
   }
   const missing = ["nginx", "wrk", "taskset"].filter((tool) => !onPath(tool));

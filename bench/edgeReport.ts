@@ -77,7 +77,9 @@ export function printedReport(run: EdgeRun, rows: readonly CaseRow[]): string {
     "",
     "| case | nginx | Berth | Berth / nginx | notes |",
     "|---|---:|---:|---:|---|",
-    ...rows.map((r) => `| ${r.c} | ${fmt(r.nginx)} | ${fmt(r.ours)} | ${Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : "-"} | ${r.notes.join("; ")} |`),
+    ...rows.map(
+      (r) => `| ${r.c} | ${fmt(r.nginx)} | ${fmt(r.ours)} | ${Number.isFinite(r.ratio) ? r.ratio.toFixed(2) : "-"} | ${r.notes.join("; ")} |`,
+    ),
     "",
   ];
   if (run.analytics) {
@@ -102,12 +104,20 @@ export function printedReport(run: EdgeRun, rows: readonly CaseRow[]): string {
           servers.map((s) => `pid ${s.pid} ${(s.hwmKb / 1024).toFixed(1)} MiB`).join(", ")
       : "Berth peak RSS: the server process was never seen (it may have exited at once; see ours.log)",
   );
-  lines.push(`Harness: ${run.harnessSeconds.toFixed(0)} s; summary ${path.join(run.out, "summary.md")} (server logs: ${path.join(run.out, "ours.log")}, ${path.join(run.out, "nginx.log")})`);
+  lines.push(
+    `Harness: ${run.harnessSeconds.toFixed(0)} s; summary ${path.join(run.out, "summary.md")} (server logs: ${path.join(run.out, "ours.log")}, ${path.join(run.out, "nginx.log")})`,
+  );
   const noisy = noisyRuns(run);
   if (noisy > run.results.length / 4) {
-    lines.push(`!! ${noisy} of ${run.results.length} runs were noisy (other processes used the CPUs): the ratios are rough; run again on a quiet machine.`);
+    lines.push(
+      `!! ${noisy} of ${run.results.length} runs were noisy (other processes used the CPUs): the ratios are rough; run again on a quiet machine.`,
+    );
   }
-  if (run.sanityProblems.length > 0) lines.push(`!! The harness's sanity check failed ${run.sanityProblems.length} time(s); those cases are not like for like:`, ...run.sanityProblems);
+  if (run.sanityProblems.length > 0)
+    lines.push(
+      `!! The harness's sanity check failed ${run.sanityProblems.length} time(s); those cases are not like for like:`,
+      ...run.sanityProblems,
+    );
   return lines.join("\n");
 }
 
@@ -124,7 +134,13 @@ export function headlineSummary(run: EdgeRun, rows: readonly CaseRow[]): BenchSu
   const note = "on / off, both servers on one core at the same time, median of the rounds' ratios; goal: within 5 %";
   for (const a of run.analytics ?? []) {
     figures.push(
-      { figure: `${a.case}: analytics on, req/s (side by side)`, value: a.onRps, unit: "req/s", anchors: [{ label: off, value: a.offRps }], note: `${note}; ratio ${a.rpsRatio.toFixed(3)}` },
+      {
+        figure: `${a.case}: analytics on, req/s (side by side)`,
+        value: a.onRps,
+        unit: "req/s",
+        anchors: [{ label: off, value: a.offRps }],
+        note: `${note}; ratio ${a.rpsRatio.toFixed(3)}`,
+      },
       {
         figure: `${a.case}: analytics on, req per server CPU-s (side by side)`,
         value: a.onPerCpu,
@@ -137,8 +153,10 @@ export function headlineSummary(run: EdgeRun, rows: readonly CaseRow[]): BenchSu
   const notes = [
     `medians of each case's rounds, the server pinned to 1 core and wrk to the other; ${noisyRuns(run)} of ${run.results.length} runs noisy; harness summary ${path.join(run.out, "summary.md")}`,
   ];
-  if (run.servers.length > 0) notes.push(`Berth's peak RSS (VmHWM) ${(peakKb(run.servers) / 1024).toFixed(1)} MiB over ${run.servers.length} server start(s)`);
-  if (run.sanityProblems.length > 0) notes.push(`the harness's sanity check failed ${run.sanityProblems.length} time(s): ${run.sanityProblems.join(" ")}`);
+  if (run.servers.length > 0)
+    notes.push(`Berth's peak RSS (VmHWM) ${(peakKb(run.servers) / 1024).toFixed(1)} MiB over ${run.servers.length} server start(s)`);
+  if (run.sanityProblems.length > 0)
+    notes.push(`the harness's sanity check failed ${run.sanityProblems.length} time(s): ${run.sanityProblems.join(" ")}`);
   return { bench: "edge", quick: run.quick, figures, notes };
 }
 

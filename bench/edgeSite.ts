@@ -52,7 +52,13 @@ async function waitHealthy(proc: RunningProcess, port: number): Promise<void> {
   for (;;) {
     const state = await Promise.race([proc.exited, new Promise((resolve) => setTimeout(resolve, 200, "running"))]);
     if (state !== "running") throw new BenchError(`Berth exited (${String(state)}) during startup:\n${proc.output()}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new BenchError(`Berth did not become healthy:\n${proc.output()}`);
   }
 }
@@ -145,7 +151,8 @@ async function checkCasePaths(port: number, host: string, corpus: string): Promi
     ];
     for (const [cas, urlPath, expected] of single) {
       const { status, location } = await statusOf(port, host, urlPath, agent);
-      if (status !== expected) mismatches.push({ case: cas, detail: `GET ${urlPath}: ${status}${location ? ` → ${location}` : ""} (nginx: ${expected})` });
+      if (status !== expected)
+        mismatches.push({ case: cas, detail: `GET ${urlPath}: ${status}${location ? ` → ${location}` : ""} (nginx: ${expected})` });
     }
     const paths = readFileSync(`${corpus}.paths`, "utf8").split("\n").filter(Boolean);
     const off = new Map<string, string[]>();
@@ -154,7 +161,11 @@ async function checkCasePaths(port: number, host: string, corpus: string): Promi
       if (status !== 200) off.set(String(status), [...(off.get(String(status)) ?? []), urlPath]);
     }
     for (const [status, list] of off) {
-      mismatches.push({ case: "many", detail: `${list.length} of ${paths.length} paths answer ${status} (nginx: 200), e.g. ${list[0]!}`, paths: list });
+      mismatches.push({
+        case: "many",
+        detail: `${list.length} of ${paths.length} paths answer ${status} (nginx: 200), e.g. ${list[0]!}`,
+        paths: list,
+      });
     }
     return mismatches;
   } finally {
@@ -207,7 +218,10 @@ export async function prepareSite(corpus: string, keepData: boolean, berthEnv: B
 
     // A first look before the harness's own sanity check, so a broken site fails here, clearly:
     // the home page (at its canonical URL, /) and app.js must be the corpus's bytes.
-    for (const [urlPath, file] of [["/", "index.html"], ["/app.js", "app.js"]] as const) {
+    for (const [urlPath, file] of [
+      ["/", "index.html"],
+      ["/app.js", "app.js"],
+    ] as const) {
       const res = await getWithHost(port, host, urlPath);
       if (res.status !== 200 || res.body !== readFileSync(path.join(corpus, file), "utf8")) {
         throw new BenchError(`GET ${urlPath} with Host ${host}: status ${res.status}, ${res.body.length} chars, not the corpus's ${file}`);

@@ -156,7 +156,8 @@ async function deployAndWatch(cluster: Cluster, watch: Watch, marker: string, pr
   try {
     for (const node of [a, b]) {
       const res = await timedGet(agent, node.port, "/", { host: cluster.hostOn(node) });
-      if (!res.body.includes(previous)) throw new Error(`node on port ${node.port} does not serve the previous version: ${res.status} ${res.body.slice(0, 80)}`);
+      if (!res.body.includes(previous))
+        throw new Error(`node on port ${node.port} does not serve the previous version: ${res.status} ${res.body.slice(0, 80)}`);
     }
     const { body, headers } = multipart({}, page(marker));
     let early: ReturnType<typeof pollUntil> | undefined;
@@ -294,9 +295,23 @@ function report(results: Map<Watch, Array<WatchResult>>, notify: number[], pollM
     row("anchor: A → A (A's own edge)", aa),
     row("anchor: NOTIFY → LISTEN, two pg clients", raw),
     row("B polled from the upload's last byte: new page, relative to A's answer", early),
-    row("… the poll that got it was sent, relative to A's answer", of("B early", (r) => r.sentAfter)),
-    row("B: the same GET again, from its caches", of("B", (r) => r.warmMs)),
-    row("A's API: deploy request → response", spread(results.get("B")!.concat(results.get("A")!, results.get("B early")!).map((r) => r.apiMs))),
+    row(
+      "… the poll that got it was sent, relative to A's answer",
+      of("B early", (r) => r.sentAfter),
+    ),
+    row(
+      "B: the same GET again, from its caches",
+      of("B", (r) => r.warmMs),
+    ),
+    row(
+      "A's API: deploy request → response",
+      spread(
+        results
+          .get("B")!
+          .concat(results.get("A")!, results.get("B early")!)
+          .map((r) => r.apiMs),
+      ),
+    ),
     "",
     `A → B / NOTIFY→LISTEN: p50 ${times(ab.p50, raw.p50, 1)}, p95 ${times(ab.p95, raw.p95, 1)}. ` +
       `A → B / A → A: p50 ${times(ab.p50, aa.p50, 1)}, p95 ${times(ab.p95, aa.p95, 1)}. ` +

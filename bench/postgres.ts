@@ -4,8 +4,7 @@ import { createScratchDatabase, scratchName, type ScratchDatabase } from "../ser
 import { BenchError } from "./support";
 
 /** The maintenance database to connect to; the bench's own database is created next to it. */
-export const ADMIN_URL =
-  process.env.BERTH_BENCH_POSTGRES_URL ?? process.env.BERTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const ADMIN_URL = process.env.BERTH_BENCH_POSTGRES_URL ?? process.env.BERTH_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export async function createBenchDatabase(prefix: string): Promise<ScratchDatabase> {
   try {

@@ -183,7 +183,7 @@ export async function waitForQuiet(pid: number, rule: QuietRule = AFTER_A_REQUES
   const firstCpu = cpuTimeMs(pid);
   let lastCpu = firstCpu;
   let lastBusy = started;
-  for (let quiet = 0; quiet < rule.windows; ) {
+  for (let quiet = 0; quiet < rule.windows;) {
     await new Promise((resolve) => setTimeout(resolve, rule.windowMs));
     const cpu = cpuTimeMs(pid);
     if (cpu - lastCpu <= rule.maxCpuMs) quiet += 1;
@@ -315,8 +315,16 @@ async function cleanUp(signal?: NodeJS.Signals): Promise<void> {
  * the exit code, and the cleanups at the end, on a failure and on Ctrl-C or SIGTERM too. A
  * BenchError, from parsing or from main, is printed as `bench:<name>: message` with exit code 1.
  */
-export async function runBench<O>(name: string, parse: () => O | undefined, usage: string, main: (options: O) => Promise<number | void>): Promise<void> {
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+export async function runBench<O>(
+  name: string,
+  parse: () => O | undefined,
+  usage: string,
+  main: (options: O) => Promise<number | void>,
+): Promise<void> {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     process.once(signal, () => {
       void cleanUp(signal).finally(() => process.exit(code));
     });

@@ -82,8 +82,7 @@ async function buildZip(file: string, marker: string): Promise<number> {
   const exts = ["css", "js", "png", "html"];
   const index = Buffer.from(`<!doctype html><title>bench</title><p data-run="${marker}">${marker}</p>\n`);
   const names = Array.from({ length: ZIP_FILES - 1 }, (_, i) => `${folders[i % 4]}/file-${String(i).padStart(4, "0")}.${exts[i % 4]}`);
-  const overhead =
-    22 + [Buffer.from("index.html"), ...names.map((n) => Buffer.from(n))].reduce((sum, n) => sum + 30 + 46 + 2 * n.length, 0);
+  const overhead = 22 + [Buffer.from("index.html"), ...names.map((n) => Buffer.from(n))].reduce((sum, n) => sum + 30 + 46 + 2 * n.length, 0);
   const budget = ZIP_BYTES - overhead - index.length;
   // Weights between 0.5 and 1.5, spread deterministically: files from about 5 to 15 KiB.
   const weights = names.map((_, i) => 0.5 + ((i * 7919) % 1000) / 1000);

@@ -123,7 +123,8 @@ export const ANALYTICS_TEXT = {
   visitors: "Unique visitors",
   bandwidth: "Bandwidth",
   emptyTitle: "No visits yet",
-  emptyBody: "Views, visitors and bandwidth appear here within a minute of the first visit. Berth counts them at its edge: no script in your pages and no cookies.",
+  emptyBody:
+    "Views, visitors and bandwidth appear here within a minute of the first visit. Berth counts them at its edge: no script in your pages and no cookies.",
   topPages: "Top pages",
   topReferrers: "Top referrers",
   statuses: "Status codes",

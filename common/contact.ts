@@ -3,12 +3,7 @@ import { CONTACT_FIELD_MAX } from "./limits";
 import { CONTACT_TEXT } from "./texts";
 import { isOneLine } from "./names";
 
-const required = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 export const ContactRequest = z.object({
   // Name and subject head the operator's mail ("From: name <address>", "Subject: …"), where a
@@ -20,7 +15,10 @@ export const ContactRequest = z.object({
     .min(1, CONTACT_TEXT.emailRequired)
     .max(CONTACT_FIELD_MAX.email, CONTACT_TEXT.emailInvalid)
     .pipe(z.email(CONTACT_TEXT.emailInvalid)),
-  subject: required(CONTACT_TEXT.subjectRequired, CONTACT_FIELD_MAX.subject).refine(isOneLine, "Subject must be a single line, without control characters"),
+  subject: required(CONTACT_TEXT.subjectRequired, CONTACT_FIELD_MAX.subject).refine(
+    isOneLine,
+    "Subject must be a single line, without control characters",
+  ),
   message: required(CONTACT_TEXT.messageRequired, CONTACT_FIELD_MAX.message),
 });
 export type ContactRequest = z.infer<typeof ContactRequest>;

@@ -66,7 +66,10 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normalizeHostname(input: string): string | undefined {
   let host = input.trim().toLowerCase();
   host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
-  host = host.replace(/[/?#].*$/, "").replace(/:\d+$/, "").replace(/\.$/, "");
+  host = host
+    .replace(/[/?#].*$/, "")
+    .replace(/:\d+$/, "")
+    .replace(/\.$/, "");
   if (host.length === 0 || host.length > HOSTNAME_MAX) return undefined;
   const labels = host.split(".");
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return undefined;

@@ -68,8 +68,7 @@ const count = (n: number) => n.toLocaleString("en-US");
 
 /** What the API answers when an add would go over a cap; it names the cap and the way out. */
 export const CAP_TEXT = {
-  sites: (max: number) =>
-    `You can have at most ${count(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
+  sites: (max: number) => `You can have at most ${count(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
   customDomains: (max: number) => `You can have at most ${count(max)} custom domains. Remove one to add another.`,
   shareLinks: (max: number) => `A site can have at most ${count(max)} share links. Delete one to add another.`,
 } as const;

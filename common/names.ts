@@ -38,5 +38,10 @@ export const PersonName = z
 export function oneLineName(text: string, max = NAME_MAX_LENGTH): string {
   const line = text.replace(NOT_ONE_LINE_GLOBAL, " ").replace(/\s+/g, " ").trim();
   const chars = Array.from(line);
-  return chars.length <= max ? line : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+  return chars.length <= max
+    ? line
+    : `${chars
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`;
 }

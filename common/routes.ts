@@ -23,10 +23,7 @@ export const APP_ROUTES = [
 function matches(pattern: string, path: string): boolean {
   const p = pattern.split("/");
   const q = path.split("/");
-  return (
-    p.length === q.length &&
-    p.every((seg, i) => (seg.startsWith(":") ? q[i] !== "" : seg === q[i]))
-  );
+  return p.length === q.length && p.every((seg, i) => (seg.startsWith(":") ? q[i] !== "" : seg === q[i]));
 }
 
 export function isAppRoute(pathname: string): boolean {

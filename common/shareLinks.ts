@@ -42,10 +42,20 @@ export const SHARE_LINK_TEXT = {
 
 export const CreateShareLinkRequest = z
   .object({
-    name: z.string({ error: SHARE_LINK_TEXT.nameRequired }).trim().min(1, SHARE_LINK_TEXT.nameRequired).max(SHARE_LINK_NAME_MAX, SHARE_LINK_TEXT.nameTooLong),
+    name: z
+      .string({ error: SHARE_LINK_TEXT.nameRequired })
+      .trim()
+      .min(1, SHARE_LINK_TEXT.nameRequired)
+      .max(SHARE_LINK_NAME_MAX, SHARE_LINK_TEXT.nameTooLong),
     expiresAt: z.iso.datetime({ offset: true, error: SHARE_LINK_TEXT.invalidTime }).nullable().default(null),
     password: z.string().min(4, "Password must be at least 4 characters").max(200).nullable().default(null),
-    maxViews: z.number({ error: SHARE_LINK_TEXT.maxViews }).int(SHARE_LINK_TEXT.maxViews).min(1, SHARE_LINK_TEXT.maxViews).max(1_000_000, SHARE_LINK_TEXT.maxViews).nullable().default(null),
+    maxViews: z
+      .number({ error: SHARE_LINK_TEXT.maxViews })
+      .int(SHARE_LINK_TEXT.maxViews)
+      .min(1, SHARE_LINK_TEXT.maxViews)
+      .max(1_000_000, SHARE_LINK_TEXT.maxViews)
+      .nullable()
+      .default(null),
   })
   .superRefine((body, ctx) => {
     if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {

@@ -6,9 +6,7 @@ const messages = (result: { error?: { issues: { path: PropertyKey[]; message: st
 
 describe("SetSitePasswordForm", () => {
   it("is the request's rule first, then the two entries compared", () => {
-    expect(messages(SetSitePasswordForm.safeParse({ password: "short", confirm: "other" }))).toEqual([
-      ["password", SITE_PASSWORD_TEXT.tooShort],
-    ]);
+    expect(messages(SetSitePasswordForm.safeParse({ password: "short", confirm: "other" }))).toEqual([["password", SITE_PASSWORD_TEXT.tooShort]]);
     expect(messages(SetSitePasswordForm.safeParse({ password: "long enough", confirm: "long enougH" }))).toEqual([
       ["confirm", SITE_PASSWORD_TEXT.mismatch],
     ]);

@@ -157,10 +157,7 @@ const siteName = z
   .max(SITE_NAME_MAX, `Site name must be at most ${SITE_NAME_MAX} characters`)
   // It is put into the owner's e-mails (a failed deployment, the weekly summary) as one line.
   .refine(isOneLine, "Site name must be a single line, without control characters");
-const siteDescription = z
-  .string()
-  .trim()
-  .max(SITE_DESCRIPTION_MAX, `Description must be at most ${SITE_DESCRIPTION_MAX} characters`);
+const siteDescription = z.string().trim().max(SITE_DESCRIPTION_MAX, `Description must be at most ${SITE_DESCRIPTION_MAX} characters`);
 
 /**
  * POST /api/sites is multipart/form-data, fields first, then one part named "file":
@@ -192,16 +189,14 @@ const scheduleTime = z.iso.datetime({ offset: true, error: SCHEDULE_TEXT.invalid
  * PATCH /api/sites/:id/schedule: both times as ISO strings (UTC or with an offset), or null to
  * clear. The expiry must be in the future; a go-live time must come before the expiry.
  */
-export const UpdateScheduleRequest = z
-  .object({ expiresAt: scheduleTime, publishAt: scheduleTime })
-  .superRefine((body, ctx) => {
-    if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {
-      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.expiryInPast });
-    }
-    if (body.expiresAt !== null && body.publishAt !== null && Date.parse(body.publishAt) >= Date.parse(body.expiresAt)) {
-      ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.publishAfterExpiry });
-    }
-  });
+export const UpdateScheduleRequest = z.object({ expiresAt: scheduleTime, publishAt: scheduleTime }).superRefine((body, ctx) => {
+  if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {
+    ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.expiryInPast });
+  }
+  if (body.expiresAt !== null && body.publishAt !== null && Date.parse(body.publishAt) >= Date.parse(body.expiresAt)) {
+    ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.publishAfterExpiry });
+  }
+});
 export type UpdateScheduleRequest = z.infer<typeof UpdateScheduleRequest>;
 
 /** Where a site stands against its schedule at `now`. */

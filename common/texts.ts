@@ -32,8 +32,7 @@ export const NOT_FOUND_TEXT = {
   code: "404",
   title: "Page not found",
   body: "Sorry, we couldn't find the page you're looking for.",
-  dashboardBody:
-    "The page you're looking for doesn't exist or you may need to sign in to access it.",
+  dashboardBody: "The page you're looking for doesn't exist or you may need to sign in to access it.",
   backToDashboard: "Back to Dashboard",
   goToDashboard: "Go to Dashboard",
   goHome: "Go to Home",
@@ -62,13 +61,7 @@ export const DASHBOARD_TEXT = {
 export const LANDING_TEXT = {
   nav: {
     features: "Features",
-    featureItems: [
-      "Uptime Guarantee",
-      "One-Click Rollbacks",
-      "CDN Integration",
-      "AI Optimization",
-      "Developer Tools",
-    ],
+    featureItems: ["Uptime Guarantee", "One-Click Rollbacks", "CDN Integration", "AI Optimization", "Developer Tools"],
     pricing: "Pricing",
     docs: "Docs",
     resources: "Resources",
@@ -108,8 +101,7 @@ export const AUTH_SCREEN_TEXT = {
     signUpLink: "Sign up",
     verified: "Your e-mail address is confirmed. You can sign in now.",
     verifyLinkInvalid: "This confirmation link is invalid or has expired. Sign in to get a new one.",
-    emailNotVerified:
-      "Your e-mail address is not confirmed yet. We've sent you a new confirmation link — open it, then sign in.",
+    emailNotVerified: "Your e-mail address is not confirmed yet. We've sent you a new confirmation link — open it, then sign in.",
     tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
   },
   signup: {
@@ -226,7 +218,8 @@ export const ADMIN_TEXT = {
   banBody: "They are signed out and cannot sign in, and their sites stop being served until you unban them. Nothing is deleted.",
   banConfirm: "Ban user",
   deleteTitle: "Delete this user for good?",
-  deleteBody: "The account and all of its sites, files and deployments are deleted for good. Their addresses stop working at once. This cannot be undone.",
+  deleteBody:
+    "The account and all of its sites, files and deployments are deleted for good. Their addresses stop working at once. This cannot be undone.",
   deleteConfirmLabel: (email: string) => `Type ${email} to confirm`,
   deleteConfirm: "Delete user",
   cancel: "Cancel",
@@ -356,7 +349,8 @@ export const SETTINGS_TEXT = {
     verify: "Verify and turn on",
     codeInvalid: "Enter the 6-digit code from your app.",
     backupTitle: "Save your backup codes",
-    backupBody: "Each code signs you in once if you lose your phone. Store them somewhere safe, such as a password manager. They won't be shown again.",
+    backupBody:
+      "Each code signs you in once if you lose your phone. Store them somewhere safe, such as a password manager. They won't be shown again.",
     copy: "Copy",
     copied: "Backup codes copied",
     download: "Download",

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  UPLOAD_TEXT,
-  contentTypeFor,
-  extensionOf,
-  isAllowedUpload,
-  isZipUpload,
-  validateSitePath,
-  type SitePathResult,
-} from "./uploads";
+import { UPLOAD_TEXT, contentTypeFor, extensionOf, isAllowedUpload, isZipUpload, validateSitePath, type SitePathResult } from "./uploads";
 
 describe("isAllowedUpload", () => {
   it.each([

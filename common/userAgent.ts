@@ -41,10 +41,11 @@ export function parseUserAgent(userAgent: string | null | undefined): UserAgentI
     }
   }
   const os = SYSTEMS.find(([, pattern]) => pattern.test(ua))?.[0] ?? null;
-  const device = /\biPad\b|\bTablet\b/.test(ua) || (os === "Android" && !/\bMobile\b/.test(ua))
-    ? "Tablet"
-    : /\bMobi|\biPhone\b|\biPod\b/.test(ua)
-      ? "Mobile"
-      : "Desktop";
+  const device =
+    /\biPad\b|\bTablet\b/.test(ua) || (os === "Android" && !/\bMobile\b/.test(ua))
+      ? "Tablet"
+      : /\bMobi|\biPhone\b|\biPod\b/.test(ua)
+        ? "Mobile"
+        : "Desktop";
   return { device, browser, os };
 }

@@ -11,7 +11,6 @@ const ROOT_EMAIL = "root@berth.test";
 const EMAIL = "Ada.Lovelace@example.com";
 const PASSWORD = "correct horse battery";
 
-
 describe("berth admin commands", () => {
   let berth: Berth;
   let env: Record<string, string>;
@@ -55,7 +54,10 @@ describe("berth admin commands", () => {
       body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
     });
     expect(signIn.status).toBe(200);
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const stats = await (await fetch(`${api}/api/stats`, { headers: { cookie } })).json();
     expect(stats.storage_quota).toBe(PLANS.pro.storageBytes);
 

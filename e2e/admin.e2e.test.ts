@@ -73,7 +73,10 @@ describe("the admin page", () => {
     await openAdmin(adminPage);
     const emails = await adminPage.locator("tr[data-user-email]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-user-email")));
     expect(emails).toEqual([other.email, member.email, admin.email]);
-    await adminPage.getByText(ADMIN_TEXT.range(1, 3, 3)).first().waitFor();
+    await adminPage
+      .getByText(ADMIN_TEXT.range(1, 3, 3))
+      .first()
+      .waitFor();
     expect(await row(adminPage, admin.email).getByText(ADMIN_TEXT.adminBadge, { exact: true }).count()).toBe(1);
     expect(await row(adminPage, member.email).getByText(ADMIN_TEXT.adminBadge, { exact: true }).count()).toBe(0);
     expect(await row(adminPage, member.email).getByTestId("plan-badge").textContent()).toBe("Free");
@@ -181,6 +184,9 @@ describe("the admin page", () => {
     await adminPage.reload();
     await row(adminPage, member.email).waitFor();
     expect(await row(adminPage, other.email).count()).toBe(0);
-    await adminPage.getByText(ADMIN_TEXT.range(1, 2, 2)).first().waitFor();
+    await adminPage
+      .getByText(ADMIN_TEXT.range(1, 2, 2))
+      .first()
+      .waitFor();
   });
 });

@@ -25,7 +25,6 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-
 const PAGES = ["/", "/pricing", "/blog/hello-world", "/docs/getting-started", "/about"];
 const REFERRERS = ["news.ycombinator.com", "www.google.com", "github.com", null, null, "duckduckgo.com"];
 const COUNTRIES = ["NZ", "DE", "US", "JP", "BR", "FR"];
@@ -58,13 +57,22 @@ function seedRows(siteId: string, now: number): AnalyticsEventRow[] {
     rows.push({ ...base, at, path: "/assets/app.js", page_view: false, visitor: `${d}-0`, requests: visitors, bytes: 48_000 * visitors });
     rows.push({ ...base, at, path: "/", bot: true, page_view: false, visitor: null, requests: 2 + (d % 4), bytes: 6_000 });
     if (d % 3 === 0) rows.push({ ...base, at, path: "/old-pricing", status: 404, page_view: false, visitor: `${d}-0`, requests: 1, bytes: 1_200 });
-    if (d % 5 === 0) rows.push({ ...base, at, path: "/images/team.jpg", status: 404, page_view: false, visitor: `${d}-1`, requests: 2, bytes: 2_400 });
+    if (d % 5 === 0)
+      rows.push({ ...base, at, path: "/images/team.jpg", status: 404, page_view: false, visitor: `${d}-1`, requests: 2, bytes: 2_400 });
     if (d % 4 === 0) rows.push({ ...base, at, path: "/", status: 304, page_view: false, visitor: `${d}-1`, requests: 1, bytes: 0 });
   }
   for (let h = 1; h < 24; h++) {
     const at = minute(now - h * HOUR - 5 * MINUTE);
     for (let k = 0; k < 1 + ((h * 5) % 7); k++) {
-      rows.push({ ...base, at, path: PAGES[(h + k) % PAGES.length]!, country: COUNTRIES[k % COUNTRIES.length]!, visitor: `h${h}-${k}`, requests: 1, bytes: 6_000 });
+      rows.push({
+        ...base,
+        at,
+        path: PAGES[(h + k) % PAGES.length]!,
+        country: COUNTRIES[k % COUNTRIES.length]!,
+        visitor: `h${h}-${k}`,
+        requests: 1,
+        bytes: 6_000,
+      });
     }
   }
   return rows;
@@ -98,10 +106,7 @@ describe.skipIf(!(await postgresReachable()))("the Analytics tab over a year of 
     // Any GeoIP file makes countries part of the report; the seeded rows carry their own.
     const geoip = path.join(os.tmpdir(), `${dbName}.csv`);
     writeFileSync(geoip, "127.0.0.0,127.255.255.255,NZ\n");
-    [berth, browser] = await Promise.all([
-      startBerth({ DATABASE_URL: url, BERTH_ROLES: "api,web,edge", BERTH_GEOIP_CSV: geoip }),
-      launchBrowser(),
-    ]);
+    [berth, browser] = await Promise.all([startBerth({ DATABASE_URL: url, BERTH_ROLES: "api,web,edge", BERTH_GEOIP_CSV: geoip }), launchBrowser()]);
     database = await openDatabase({ url });
     // The worker role is off, so fill the subdomain pool the way it would.
     await ensureSubdomainPool(database.db);
@@ -134,7 +139,10 @@ describe.skipIf(!(await postgresReachable()))("the Analytics tab over a year of 
   it("shows the 7 days' totals against the week before, and the ranked lists", async () => {
     await page.goto(`${berth.url}/dashboard/sites/${siteId}?tab=analytics`);
     const { views, previous } = expectedViews(rows, "7d", seededAt);
-    await group(ANALYTICS_TEXT.views).locator("[data-total]").filter({ hasText: views.toLocaleString("en-US") }).waitFor();
+    await group(ANALYTICS_TEXT.views)
+      .locator("[data-total]")
+      .filter({ hasText: views.toLocaleString("en-US") })
+      .waitFor();
     const change = percentChange(views, previous)!;
     expect(await group(ANALYTICS_TEXT.views).textContent()).toContain(`${change > 0 ? "Up" : "Down"} ${Math.abs(change)}% on the previous 7 days`);
 

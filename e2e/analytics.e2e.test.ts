@@ -12,8 +12,7 @@ import { launchBrowser } from "./support/browser";
 import { createSiteInWizard, signInNewUser } from "./support/pages";
 import { shoot } from "./support/shots";
 
-const CHROME_UA =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const CHROME_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const BOT_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 /** The dashboard's zone in this test: hour labels must follow it, not the server's UTC. */
 const TIME_ZONE = "America/New_York";
@@ -50,7 +49,10 @@ describe("site analytics in the browser", () => {
       mimeType: "text/html",
       buffer: Buffer.from("<!doctype html><title>Visited</title><h1>Hello, visitor</h1>"),
     });
-    const href = (await page.getByRole("link", { name: /\.localhost/ }).first().getAttribute("href"))!;
+    const href = (await page
+      .getByRole("link", { name: /\.localhost/ })
+      .first()
+      .getAttribute("href"))!;
     siteHost = new URL(href).host;
   });
   afterAll(async () => {
@@ -124,7 +126,11 @@ describe("site analytics in the browser", () => {
     await shoot(page, "sites-list-views");
 
     await page.goto(`${berth.url}/dashboard`);
-    const bandwidth = page.getByRole("region", { name: "Statistics" }).locator("div").filter({ hasText: /^Bandwidth/ }).first();
+    const bandwidth = page
+      .getByRole("region", { name: "Statistics" })
+      .locator("div")
+      .filter({ hasText: /^Bandwidth/ })
+      .first();
     await bandwidth.getByText("Last 30 days, all sites").waitFor();
     expect(await bandwidth.textContent()).toMatch(/Bandwidth\d+(\.\d+)? (Bytes|KB)/);
     await shoot(page, "overview-bandwidth");
@@ -133,7 +139,11 @@ describe("site analytics in the browser", () => {
   it("says when the figures cannot be loaded, and tries again", async () => {
     const failing = "**/api/sites/*/analytics?*";
     await page.route(failing, (route) =>
-      route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "The database is not answering" } }) }),
+      route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "internal", message: "The database is not answering" } }),
+      }),
     );
     await page.goto(`${berth.url}/dashboard/sites/${siteId}?tab=analytics`);
     // The dashboard retries a server error once before it gives up.

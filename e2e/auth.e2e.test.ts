@@ -23,7 +23,11 @@ describe("accounts in the browser", () => {
 
     // Not confirmed yet: sign-in is refused.
     await signIn(page, user.email, user.password);
-    await page.getByRole("alert").filter({ hasText: /verif|confirm/i }).first().waitFor();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /verif|confirm/i })
+      .first()
+      .waitFor();
     expect(new URL(page.url()).pathname).toBe("/auth/login");
 
     await confirmEmail(page, berth, user.email);

@@ -20,7 +20,6 @@ const USERS = ["grace.hopper@example.com", "alan.turing@example.com"] as const;
 /** Alan's site: 70 KB that are not text, so any changed byte shows. */
 const BINARY = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256));
 
-
 /** A site host's answer as bytes (getWithHost decodes text, which would hide a changed byte). */
 function getBytes(port: number, host: string, pathname: string): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -43,7 +42,13 @@ async function startOn(dataDir: string, extraEnv: Record<string, string> = {}): 
   for (;;) {
     const exitCode = await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 200, "running"))]);
     if (exitCode !== "running") throw new Error(`Berth exited (${String(exitCode)}) during startup:\n${proc.output()}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false)) return { port, url, process: proc };
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { port, url, process: proc };
     if (Date.now() > deadline) throw new Error(`Berth did not become healthy:\n${proc.output()}`);
   }
 }
@@ -64,7 +69,10 @@ class Account {
 
   async signIn(): Promise<number> {
     const response = await this.call("POST", "/api/auth/sign-in/email", { email: this.email, password: PASSWORD });
-    this.cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    this.cookie = response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     return response.status;
   }
 
@@ -109,7 +117,11 @@ describe("backup and restore of a running Berth", () => {
     const api = `http://127.0.0.1:${berth.port}`;
     const [grace, alan] = USERS.map((email) => new Account(api, berth.url, email)) as [Account, Account];
     for (const account of [grace, alan]) {
-      const signUp = await account.call("POST", "/api/auth/sign-up/email", { email: account.email, password: PASSWORD, name: account.email.split("@")[0] });
+      const signUp = await account.call("POST", "/api/auth/sign-up/email", {
+        email: account.email,
+        password: PASSWORD,
+        name: account.email.split("@")[0],
+      });
       expect(signUp.status).toBe(200);
       const confirm = berth.outbox.lastLink(account.email, /Confirm your e-mail address/);
       expect((await fetch(confirm.replace(berth.url, api), { redirect: "manual" })).status).toBe(302);
@@ -119,7 +131,10 @@ describe("backup and restore of a running Berth", () => {
     // Grace: a page with three deployments, and a zipped site with nested folders and binary files.
     const page = await grace.createSite("Notes", { name: "index.html", content: "<h1>Notes v1</h1>", type: "text/html" });
     for (const version of [2, 3]) {
-      expect((await grace.upload(`/api/sites/${page.id}/files`, {}, { name: "index.html", content: `<h1>Notes v${version}</h1>`, type: "text/html" })).status).toBe(201);
+      expect(
+        (await grace.upload(`/api/sites/${page.id}/files`, {}, { name: "index.html", content: `<h1>Notes v${version}</h1>`, type: "text/html" }))
+          .status,
+      ).toBe(201);
     }
     sites.set(page.subdomain, { name: "Notes", versions: 3 });
     const zip = await zipOf([
@@ -195,7 +210,9 @@ describe("backup and restore of a running Berth", () => {
     const notes = [...sites].find(([, s]) => s.name === "Notes")![0];
     const { sites: list } = (await (await grace.call("GET", "/api/sites")).json()) as { sites: SiteResponse[] };
     const notesId = list.find((s) => s.subdomain === notes)!.id;
-    expect((await grace.upload(`/api/sites/${notesId}/files`, {}, { name: "index.html", content: "<h1>after the backup</h1>", type: "text/html" })).status).toBe(201);
+    expect(
+      (await grace.upload(`/api/sites/${notesId}/files`, {}, { name: "index.html", content: "<h1>after the backup</h1>", type: "text/html" })).status,
+    ).toBe(201);
 
     restoredDir = path.join(tmp, "restored");
     const restore = await berthCli({ BERTH_APP_URL: "http://localhost:9" }, "restore", archive, "--data-dir", restoredDir);
@@ -218,7 +235,12 @@ describe("backup and restore of a running Berth", () => {
       const account = new Account(restoredApi, restored.url, email);
       expect(await account.signIn()).toBe(200);
       const { sites: theirs } = (await (await account.call("GET", "/api/sites")).json()) as { sites: SiteResponse[] };
-      expect(theirs.map((s) => s.name).sort()).toEqual([...sites.values()].filter((s) => (email === USERS[0] ? s.name !== "Enigma" : s.name === "Enigma")).map((s) => s.name).sort());
+      expect(theirs.map((s) => s.name).sort()).toEqual(
+        [...sites.values()]
+          .filter((s) => (email === USERS[0] ? s.name !== "Enigma" : s.name === "Enigma"))
+          .map((s) => s.name)
+          .sort(),
+      );
       for (const site of theirs) {
         const { deployments } = (await (await account.call("GET", `/api/sites/${site.id}/deployments`)).json()) as { deployments: unknown[] };
         expect(deployments).toHaveLength(sites.get(site.subdomain)!.versions);

@@ -71,7 +71,8 @@ describe.skipIf(!caddyBinary)("Caddy's on-demand TLS in front of Berth", () => {
     for (;;) {
       const domain = await domainNamed(hostname);
       if (domain.status === status) return domain;
-      if (domain.status === "failed" || Date.now() > deadline) throw new Error(`${hostname} is ${domain.status} (${domain.error ?? "no error"}), not ${status}`);
+      if (domain.status === "failed" || Date.now() > deadline)
+        throw new Error(`${hostname} is ${domain.status} (${domain.error ?? "no error"}), not ${status}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
@@ -102,7 +103,10 @@ describe.skipIf(!caddyBinary)("Caddy's on-demand TLS in front of Berth", () => {
       expect(await setPlanPro(berth, email)).toBe(0);
       const signIn = await call("POST", "/api/auth/sign-in/email", { email, password });
       expect(signIn.status).toBe(200);
-      cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      cookie = signIn.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
 
       const reserved = (await (await call("POST", "/api/subdomains/reserve", {})).json()) as { subdomain: string };
       const upload = multipartBody({ name: "Acme docs", subdomain: reserved.subdomain }, { name: "index.html", content: PAGE, type: "text/html" });
@@ -121,7 +125,10 @@ describe.skipIf(!caddyBinary)("Caddy's on-demand TLS in front of Berth", () => {
       expect(unverified.status).toBe(201);
       const added = (await verified.json()) as DomainResponse;
       publish(dns, added.records);
-      publish(dns, ((await unverified.json()) as DomainResponse).records.filter((record) => record.type !== "TXT"));
+      publish(
+        dns,
+        ((await unverified.json()) as DomainResponse).records.filter((record) => record.type !== "TXT"),
+      );
 
       // Verified, waiting out the 30 s before going active: not yet a name Caddy may certify.
       await statusBecomes(VERIFIED, "certificate", 15_000);

@@ -37,7 +37,10 @@ describe("caps per account in the browser", () => {
   it("the wizard shows why a second site is refused", async () => {
     await page.goto(`${berth.url}/dashboard/sites/new`);
     await page.getByLabel("Site Name").fill("Two");
-    await page.getByText(/\.localhost/).first().waitFor();
+    await page
+      .getByText(/\.localhost/)
+      .first()
+      .waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.locator('input[type="file"]').setInputFiles({ ...page1, buffer: Buffer.from("<h1>Two</h1>") });
     await page.getByRole("button", { name: "Create Site" }).click();

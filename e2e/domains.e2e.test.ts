@@ -13,7 +13,10 @@ import { shoot } from "./support/shots";
 /** The value of the record of `type` in a domain's DNS records, as the page shows it. */
 async function recordValue(item: Locator, type: string): Promise<{ name: string; value: string }> {
   // The row's text starts "Type A" then the stacked label "Name", so "A" does not match "AAAA".
-  const row = item.getByRole("list", { name: "DNS records" }).getByRole("listitem").filter({ hasText: new RegExp(`^Type ${type}Name`) });
+  const row = item
+    .getByRole("list", { name: "DNS records" })
+    .getByRole("listitem")
+    .filter({ hasText: new RegExp(`^Type ${type}Name`) });
   const [name, value] = await row.locator("code").allTextContents();
   return { name: name!, value: value! };
 }

@@ -53,7 +53,10 @@ describe("password-protected sites in the browser", () => {
       mimeType: "text/html",
       buffer: Buffer.from("<!doctype html><title>Plans</title><h1>The secret plans</h1>"),
     });
-    const siteUrl = (await page.getByRole("link", { name: /\.localhost/ }).first().getAttribute("href"))!;
+    const siteUrl = (await page
+      .getByRole("link", { name: /\.localhost/ })
+      .first()
+      .getAttribute("href"))!;
 
     // Free: the card is there but disabled, with the way to Pro.
     await page.goto(`${berth.url}/dashboard/sites/${id}?tab=settings`);

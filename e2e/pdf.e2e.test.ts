@@ -34,7 +34,10 @@ describe("PDFs in the browser", () => {
     const pdf = linearizedPdf({ pages: 40, paddingPerPage: 100_000 });
     const size = pdf.bytes.length;
     await createSiteInWizard(page, berth, "Annual report", { name: "report.pdf", mimeType: "application/pdf", buffer: pdf.bytes });
-    const siteUrl = (await page.getByRole("link", { name: /\.localhost/ }).first().getAttribute("href"))!;
+    const siteUrl = (await page
+      .getByRole("link", { name: /\.localhost/ })
+      .first()
+      .getAttribute("href"))!;
     const pdfUrl = new URL("report.pdf", siteUrl).href;
 
     const visitor = await page.context().newPage();

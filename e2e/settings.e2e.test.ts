@@ -148,7 +148,10 @@ describe("account settings in the browser", () => {
     // And a single session can be revoked from A, after a confirmation.
     await a.reload();
     await expect.poll(() => rows.count()).toBe(2);
-    await rows.filter({ hasNotText: T.sessions.thisDevice }).getByRole("button", { name: /Revoke/ }).click();
+    await rows
+      .filter({ hasNotText: T.sessions.thisDevice })
+      .getByRole("button", { name: /Revoke/ })
+      .click();
     await a.getByRole("alertdialog").getByRole("button", { name: T.sessions.revoke }).click();
     await a.getByText(T.sessions.revoked).waitFor();
     await expect.poll(() => rows.count()).toBe(1);

@@ -50,7 +50,10 @@ describe("share links and private sites in the browser", () => {
       mimeType: "text/html",
       buffer: Buffer.from(SITE_HTML),
     });
-    siteUrl = (await page.getByRole("link", { name: /\.localhost/ }).first().getAttribute("href"))!;
+    siteUrl = (await page
+      .getByRole("link", { name: /\.localhost/ })
+      .first()
+      .getAttribute("href"))!;
 
     // Free: the tab explains the feature and leads to the plans dialog.
     await page.goto(`${berth.url}/dashboard/sites/${id}?tab=sharing`);

@@ -47,7 +47,10 @@ describe("sites in the browser", () => {
 
   it("renders a zipped site with its stylesheet and images", async () => {
     const zip = await zipOf([
-      { name: "portfolio/index.html", data: '<!doctype html><link rel="stylesheet" href="css/site.css"><h1>Portfolio</h1><img id="logo" src="img/logo.png" alt="logo">' },
+      {
+        name: "portfolio/index.html",
+        data: '<!doctype html><link rel="stylesheet" href="css/site.css"><h1>Portfolio</h1><img id="logo" src="img/logo.png" alt="logo">',
+      },
       { name: "portfolio/css/site.css", data: "h1 { color: rgb(200, 30, 40); }" },
       { name: "portfolio/img/logo.png", data: solidPng(24, 12, [20, 120, 220]) },
     ]);
@@ -70,7 +73,11 @@ describe("sites in the browser", () => {
     await page.getByRole("dialog").getByRole("button", { name: SITE_TEXT.createFolder }).click();
     await page.getByText(SITE_TEXT.folderCreatedDescription("notes")).first().waitFor();
 
-    await page.getByRole("button", { name: "notes" }).or(page.getByRole("link", { name: "notes" })).first().click();
+    await page
+      .getByRole("button", { name: "notes" })
+      .or(page.getByRole("link", { name: "notes" }))
+      .first()
+      .click();
     await page.getByText(SITE_TEXT.noFiles).waitFor();
     await page.getByRole("button", { name: SITE_TEXT.upload, exact: true }).first().click();
     const dialog = page.getByRole("dialog");
@@ -124,12 +131,18 @@ describe("sites in the browser", () => {
   });
 
   it("rolls back to an earlier deployment with one click", async () => {
-    const id = await createSiteInWizard(page, berth, "Versions", { name: "index.html", mimeType: "text/html", buffer: Buffer.from("<p id=v>first</p>") });
+    const id = await createSiteInWizard(page, berth, "Versions", {
+      name: "index.html",
+      mimeType: "text/html",
+      buffer: Buffer.from("<p id=v>first</p>"),
+    });
     const url = await siteUrl();
     // A second version, uploaded through the Files tab.
     await page.getByRole("button", { name: SITE_TEXT.upload, exact: true }).first().click();
     const dialog = page.getByRole("dialog");
-    await dialog.locator('input[type="file"]').setInputFiles({ name: "index.html", mimeType: "text/html", buffer: Buffer.from("<p id=v>second</p>") });
+    await dialog
+      .locator('input[type="file"]')
+      .setInputFiles({ name: "index.html", mimeType: "text/html", buffer: Buffer.from("<p id=v>second</p>") });
     await dialog.getByRole("button", { name: SITE_TEXT.upload, exact: true }).click();
     // The wizard's own success toast may still be showing, so wait for the dialog to close.
     await dialog.waitFor({ state: "hidden" });
@@ -143,10 +156,12 @@ describe("sites in the browser", () => {
     await page.getByText("Version 2").first().waitFor();
     await page.getByRole("button", { name: "Roll back" }).first().click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Roll back" }).click();
-    await expect.poll(async () => {
-      await visitor.reload();
-      return visitor.locator("#v").textContent();
-    }).toBe("first");
+    await expect
+      .poll(async () => {
+        await visitor.reload();
+        return visitor.locator("#v").textContent();
+      })
+      .toBe("first");
     await visitor.close();
   });
 });

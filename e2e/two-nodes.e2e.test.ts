@@ -37,7 +37,12 @@ describe("two nodes, one state", () => {
     s3Dir = mkdtempSync(path.join(os.tmpdir(), "berth-nodes-s3-"));
     s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir });
     const { port } = await s3.run();
-    const client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    });
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     client.destroy();
     const shared = {
@@ -66,12 +71,19 @@ describe("two nodes, one state", () => {
 
   async function signUp(node: Berth): Promise<string> {
     const post = (p: string, body: unknown) =>
-      fetch(`http://127.0.0.1:${node.port}${p}`, { method: "POST", headers: { "content-type": "application/json", origin: node.url }, body: JSON.stringify(body) });
+      fetch(`http://127.0.0.1:${node.port}${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: node.url },
+        body: JSON.stringify(body),
+      });
     expect((await post("/api/auth/sign-up/email", { email, password: "two nodes password", name: "Nodes" })).ok).toBe(true);
     const link = await waitFor(() => node.outbox.lastLink(email, /Confirm your e-mail/));
     await fetch(link, { redirect: "manual" });
     const signedIn = await post("/api/auth/sign-in/email", { email, password: "two nodes password" });
-    return signedIn.headers.getSetCookie().find((c) => c.startsWith("berth.session_token="))!.split(";")[0]!;
+    return signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("berth.session_token="))!
+      .split(";")[0]!;
   }
 
   /** An API call through a node, as the signed-in user. */
@@ -118,7 +130,9 @@ describe("two nodes, one state", () => {
     expect((await api(a, "POST", `/api/sites/${site.id}/files`, page("version two"))).status).toBe(201);
     expect(await untilB("deploy", host, (r) => r.body.includes("version two"))).toBeLessThan(PROPAGATION_MS);
 
-    const deployments = ((await (await api(a, "GET", `/api/sites/${site.id}/deployments`)).json()) as { deployments: Array<{ id: string; version: number }> }).deployments;
+    const deployments = (
+      (await (await api(a, "GET", `/api/sites/${site.id}/deployments`)).json()) as { deployments: Array<{ id: string; version: number }> }
+    ).deployments;
     const first = deployments.find((d) => d.version === 1)!;
     expect((await api(a, "POST", `/api/sites/${site.id}/deployments/${first.id}/rollback`, {})).status).toBe(200);
     expect(await untilB("rollback", host, (r) => r.body.includes("version one"))).toBeLessThan(PROPAGATION_MS);
@@ -186,12 +200,15 @@ describe("two nodes, one state", () => {
 async function viewAs(node: Berth, hostname: string, userAgent = BROWSER): Promise<{ status: number; body: string }> {
   const http = await import("node:http");
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: node.port, path: "/", headers: { host: `${hostname}:${node.port}`, "user-agent": userAgent } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port: node.port, path: "/", headers: { host: `${hostname}:${node.port}`, "user-agent": userAgent } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });

@@ -46,7 +46,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setErrorHandler((error, request, reply) => {
     if (requestAborted(request.raw)) {
       // The server's logger: the API's routes log at warn and above, and this is worth an info line.
-      ctx.log.info({ reqId: request.id, method: request.method, url: request.url }, "request body not received in full: the client went away or stopped sending");
+      ctx.log.info(
+        { reqId: request.id, method: request.method, url: request.url },
+        "request body not received in full: the client went away or stopped sending",
+      );
       return reply.status(400).send({ error: { code: "request_aborted", message: "The request was not received in full." } });
     }
     if (error instanceof AppError) {
@@ -65,7 +68,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return reply.status(500).send({ error: { code: "internal", message: "Something went wrong on our side. Please try again." } });
     }
     // Fastify's own client errors: malformed JSON, a body too large, an unsupported content type.
-    return reply.status(status).send({ error: { code: (error as { code?: string }).code?.toLowerCase() ?? "bad_request", message: (error as Error).message } });
+    return reply
+      .status(status)
+      .send({ error: { code: (error as { code?: string }).code?.toLowerCase() ?? "bad_request", message: (error as Error).message } });
   });
 
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
@@ -74,32 +79,33 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Request lines are logged at debug level; problems are logged where they happen.
   await app.register((scope) => authRoutes(scope, ctx), { logLevel: "warn" });
-  await app.register(async (api) => {
-    await api.register(fastifyMultipart, {
-      // The plan's limits are enforced while the bytes stream in (stageUpload); this is only the
-      // outer bound, one byte over the largest plan's file so that an over-limit file is noticed.
-      limits: { files: 1, fields: 10, fieldSize: 4096, parts: 12, fileSize: Math.max(...Object.values(PLANS).map((p) => p.maxFileBytes)) + 1 },
-    });
-    await healthRoutes(api, ctx);
-    await configRoutes(api, ctx);
-    await legalRoutes(api, ctx);
-    await contactRoutes(api, ctx);
-    await meRoutes(api, ctx);
-    await siteRoutes(api, ctx);
-    await fileRoutes(api, ctx);
-    await deploymentRoutes(api, ctx);
-    await eventRoutes(api, ctx);
-    await adminRoutes(api, ctx);
-    await shareLinkRoutes(api, ctx);
-    await analyticsRoutes(api, ctx);
-    await domainRoutes(api, ctx);
-    await tlsAskRoutes(api, ctx);
-  }, { logLevel: "warn" });
+  await app.register(
+    async (api) => {
+      await api.register(fastifyMultipart, {
+        // The plan's limits are enforced while the bytes stream in (stageUpload); this is only the
+        // outer bound, one byte over the largest plan's file so that an over-limit file is noticed.
+        limits: { files: 1, fields: 10, fieldSize: 4096, parts: 12, fileSize: Math.max(...Object.values(PLANS).map((p) => p.maxFileBytes)) + 1 },
+      });
+      await healthRoutes(api, ctx);
+      await configRoutes(api, ctx);
+      await legalRoutes(api, ctx);
+      await contactRoutes(api, ctx);
+      await meRoutes(api, ctx);
+      await siteRoutes(api, ctx);
+      await fileRoutes(api, ctx);
+      await deploymentRoutes(api, ctx);
+      await eventRoutes(api, ctx);
+      await adminRoutes(api, ctx);
+      await shareLinkRoutes(api, ctx);
+      await analyticsRoutes(api, ctx);
+      await domainRoutes(api, ctx);
+      await tlsAskRoutes(api, ctx);
+    },
+    { logLevel: "warn" },
+  );
   if (options.webDir) await app.register((scope) => webRoutes(scope, options.webDir!), { logLevel: "warn" });
   else {
-    app.setNotFoundHandler(async (_request, reply) =>
-      reply.status(404).send({ error: { code: "not_found", message: "Not found" } }),
-    );
+    app.setNotFoundHandler(async (_request, reply) => reply.status(404).send({ error: { code: "not_found", message: "Not found" } }));
   }
   return app;
 }

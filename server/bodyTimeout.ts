@@ -52,7 +52,10 @@ export function watchBodyProgress(req: IncomingMessage, res: ServerResponse, tim
       setTimeout(check, step).unref();
       return;
     }
-    log.info({ method: req.method, url: req.url, remoteAddress: socket.remoteAddress }, `request body made no progress for ${timeoutMs} ms: answered 408`);
+    log.info(
+      { method: req.method, url: req.url, remoteAddress: socket.remoteAddress },
+      `request body made no progress for ${timeoutMs} ms: answered 408`,
+    );
     // The answer goes straight to the socket, as node:http's own 408 does: written only while this
     // request's response owns the socket and has not started (a pipelined answer ahead of it, or
     // one already under way, would be corrupted). Then the connection is closed either way; the

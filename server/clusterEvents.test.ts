@@ -47,7 +47,11 @@ describe("cluster events over PostgreSQL", () => {
   it("relays a deployment without its parsed configuration, which can exceed NOTIFY's limit", async () => {
     const [a, b] = nodes as [(typeof nodes)[number], (typeof nodes)[number]];
     const received = new Promise<unknown>((resolve) => b.events.once("deployment", (e) => resolve(e.deployment)));
-    const deployment = { id: "d1", status: "success", config: { redirects: Array.from({ length: 500 }, (_, i) => ({ from: `/old/${i}`, to: `/new/${i}` })) } };
+    const deployment = {
+      id: "d1",
+      status: "success",
+      config: { redirects: Array.from({ length: 500 }, (_, i) => ({ from: `/old/${i}`, to: `/new/${i}` })) },
+    };
     a.events.emit("deployment", { userId: "u1", siteId: "s1", subdomain: "abcde", deployment: deployment as never });
     expect(await received).toEqual({ id: "d1", status: "success", config: null });
   });

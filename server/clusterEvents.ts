@@ -94,7 +94,9 @@ export async function startClusterEvents(options: { url: string; db: Db; events:
       log.error({ type, bytes: Buffer.byteLength(text) }, "cluster events: event too large to relay");
       return;
     }
-    db.execute(sql`select pg_notify(${CHANNEL}, ${text})`).catch((error: unknown) => log.warn({ err: error, type }, "cluster events: could not notify"));
+    db.execute(sql`select pg_notify(${CHANNEL}, ${text})`).catch((error: unknown) =>
+      log.warn({ err: error, type }, "cluster events: could not notify"),
+    );
   };
   const forwarders = RELAYED_EVENTS.map((type) => {
     const listener = forward(type);

@@ -38,7 +38,15 @@ describe("loadEnv", () => {
     }
     expect(error).toBeInstanceOf(EnvError);
     const problems = (error as EnvError).problems.join("\n");
-    for (const key of ["PORT", "BERTH_APP_URL", "DATABASE_URL", "BERTH_SECRET", "BERTH_CONTACT_EMAIL", "BERTH_SITES_DOMAIN", 'unknown role "cache"']) {
+    for (const key of [
+      "PORT",
+      "BERTH_APP_URL",
+      "DATABASE_URL",
+      "BERTH_SECRET",
+      "BERTH_CONTACT_EMAIL",
+      "BERTH_SITES_DOMAIN",
+      'unknown role "cache"',
+    ]) {
       expect(problems).toContain(key);
     }
     expect((error as EnvError).message).toMatch(/^Berth cannot start; fix these settings:/);
@@ -113,9 +121,7 @@ describe("loadEnv: blob storage in a bucket", () => {
       }
       return [];
     };
-    expect(problemsOf({ BERTH_S3_ENDPOINT: "http://127.0.0.1:9000" })).toEqual([
-      "BERTH_S3_ENDPOINT: has no effect without BERTH_S3_BUCKET",
-    ]);
+    expect(problemsOf({ BERTH_S3_ENDPOINT: "http://127.0.0.1:9000" })).toEqual(["BERTH_S3_ENDPOINT: has no effect without BERTH_S3_BUCKET"]);
     expect(problemsOf({ BERTH_S3_PREFIX: "berth/", BERTH_S3_REGION: "eu-west-1" })).toHaveLength(2);
     const problems = problemsOf({
       BERTH_S3_BUCKET: "no spaces allowed",
@@ -222,14 +228,24 @@ describe("loadEnv: the dashboard and the sites on registrable domains of their o
   });
 
   it("starts anyway with BERTH_ALLOW_SHARED_DOMAIN=true, for development", () => {
-    const env = loadEnv({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_ALLOW_SHARED_DOMAIN: "true" }, []);
+    const env = loadEnv(
+      { BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_ALLOW_SHARED_DOMAIN: "true" },
+      [],
+    );
     expect(env.sitesDomain).toBe("sites.example.com");
-    expect(problemsOf({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_ALLOW_SHARED_DOMAIN: "false" })).toHaveLength(1);
+    expect(
+      problemsOf({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_ALLOW_SHARED_DOMAIN: "false" }),
+    ).toHaveLength(1);
     expect(problemsOf({ BERTH_ALLOW_SHARED_DOMAIN: "yes" })).toEqual(['BERTH_ALLOW_SHARED_DOMAIN: must be true or false (got "yes")']);
   });
 
   it("lists the shared domain with every other problem", () => {
-    const problems = problemsOf({ BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "sites.example.com", BERTH_SECRET: "short", BERTH_ROLES: "cache" });
+    const problems = problemsOf({
+      BERTH_APP_URL: "https://berth.example.com",
+      BERTH_SITES_DOMAIN: "sites.example.com",
+      BERTH_SECRET: "short",
+      BERTH_ROLES: "cache",
+    });
     expect(problems).toHaveLength(3);
     expect(problems.join("\n")).toContain("BERTH_SECRET");
     expect(problems.join("\n")).toContain('unknown role "cache"');

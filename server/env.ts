@@ -26,9 +26,7 @@ const hostname = z
 
 const email = z.string().email("must be an e-mail address");
 
-const wholeNumber = (min: number) =>
-  z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
-
+const wholeNumber = (min: number) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min, `must be ${min} or more`);
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 
@@ -95,15 +93,15 @@ const Schema = z.object({
   // Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: messages go to $BERTH_DATA_DIR/outbox.
   BERTH_SMTP_URL: z.preprocess(
     blankToUndefined,
-    z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional(),
   ),
   // Sender of every message Berth mails.
   BERTH_MAIL_FROM: z.preprocess(blankToUndefined, z.string().min(3).optional()),
   // Signing secret for sessions and tokens. Unset: generated once and kept in the data dir.
-  BERTH_SECRET: z.preprocess(
-    blankToUndefined,
-    z.string().min(32, "must be at least 32 characters").optional(),
-  ),
+  BERTH_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   // Where contact-form messages are sent; also shown on the contact page and in the footer.
   BERTH_CONTACT_EMAIL: z.preprocess(blankToUndefined, email.optional()),
   // Comma-separated e-mails of the operator's admins (the Admin page, /api/admin); admins can promote others.
@@ -154,7 +152,11 @@ const Schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   // Seconds before what a crash leaves behind (blobs no row refers to, temporary upload files) is
   // swept; longer than the slowest upload, whose blobs are unreferenced until it commits.
-  BERTH_ORPHAN_GRACE_SECONDS: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more").default(86_400),
+  BERTH_ORPHAN_GRACE_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .default(86_400),
   // How many sites one account may have (deleted ones count until they are purged).
   BERTH_MAX_SITES_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.sitesPerAccount),
   // How many custom domains one account may add, across its sites.
@@ -241,7 +243,10 @@ export class EnvError extends Error {
 
 function parseRoles(raw: string, problems: string[]): Set<Role> {
   const roles = new Set<Role>();
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if ((ROLES as readonly string[]).includes(part)) roles.add(part as Role);
     else problems.push(`roles: unknown role "${part}" (choose from ${ROLES.join(", ")})`);
   }
@@ -251,7 +256,10 @@ function parseRoles(raw: string, problems: string[]): Set<Role> {
 
 function parseAdminEmails(raw: string, problems: string[]): Set<string> {
   const emails = new Set<string>();
-  for (const part of raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (z.email().safeParse(part).success) emails.add(part);
     else problems.push(`BERTH_ADMIN_EMAILS: "${part}" is not an e-mail address`);
   }
@@ -262,7 +270,10 @@ function parseAdminEmails(raw: string, problems: string[]): Set<string> {
 function parseDnsServers(raw: string | undefined, problems: string[]): string[] | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
   const servers: string[] = [];
-  for (const part of raw.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const match = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(part) ?? /^([^:]+):(\d{1,5})$/.exec(part) ?? [part, part, undefined];
     const [, address, portText] = match;
     const portNumber = portText === undefined ? 53 : Number(portText);
@@ -276,7 +287,10 @@ function parseDnsServers(raw: string | undefined, problems: string[]): string[] 
 /** Addresses in a canonical form, so a DNS answer compares equal however either was written. */
 function parsePublicIps(raw: string | undefined, problems: string[]): string[] {
   const addresses: string[] = [];
-  for (const part of (raw ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const part of (raw ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const canonical = canonicalIp(part);
     if (canonical === undefined) problems.push(`BERTH_PUBLIC_IPS: "${part}" is not an IPv4 or IPv6 address`);
     else if (!addresses.includes(canonical)) addresses.push(canonical);
@@ -319,10 +333,7 @@ function checkS3(source: Record<string, string | undefined>, problems: string[])
 }
 
 /** Parses settings from `source` (process.env by default) and `--roles=` in argv. Throws EnvError listing every problem. */
-export function loadEnv(
-  source: Record<string, string | undefined> = process.env,
-  argv: readonly string[] = process.argv.slice(2),
-): Env {
+export function loadEnv(source: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv.slice(2)): Env {
   const parsed = Schema.safeParse(source);
   const problems: string[] = [];
   if (!parsed.success) {

@@ -5,8 +5,6 @@ export function createLogger(level: string): Logger {
   const pretty = process.stdout.isTTY && process.env.BERTH_LOG_FORMAT !== "json";
   return pino({
     level,
-    ...(pretty
-      ? { transport: { target: "pino-pretty", options: { translateTime: "HH:MM:ss", ignore: "pid,hostname" } } }
-      : {}),
+    ...(pretty ? { transport: { target: "pino-pretty", options: { translateTime: "HH:MM:ss", ignore: "pid,hostname" } } } : {}),
   });
 }

@@ -56,12 +56,14 @@ describe("files Berth writes into its data directory, under umask 022", () => {
     const waiting = new Promise<void>((resolve) => (more = resolve));
     let underWay!: () => void;
     const halfway = new Promise<void>((resolve) => (underWay = resolve));
-    const source = Readable.from((async function* () {
-      yield Buffer.from("first half ");
-      underWay();
-      await waiting;
-      yield Buffer.from("second half");
-    })());
+    const source = Readable.from(
+      (async function* () {
+        yield Buffer.from("first half ");
+        underWay();
+        await waiting;
+        yield Buffer.from("second half");
+      })(),
+    );
     const put = store.put(source, { maxBytes: 1000 });
     await halfway;
     await new Promise((resolve) => setTimeout(resolve, 50));

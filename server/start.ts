@@ -50,7 +50,9 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     // left readable by other accounts becomes owner-only.
     const tightened = tightenDataDir(env.dataDir);
     if (tightened.changed > 0) {
-      log.warn(`Data directory ${env.dataDir}: ${tightened.changed} ${tightened.changed === 1 ? "entry was" : "entries were"} open to other accounts on this machine and ${tightened.changed === 1 ? "is" : "are"} now owner-only (chmod go-rwx)`);
+      log.warn(
+        `Data directory ${env.dataDir}: ${tightened.changed} ${tightened.changed === 1 ? "entry was" : "entries were"} open to other accounts on this machine and ${tightened.changed === 1 ? "is" : "are"} now owner-only (chmod go-rwx)`,
+      );
     }
     if (tightened.failed.length > 0) {
       log.warn(
@@ -60,9 +62,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     }
     const legal = loadLegalDocuments(env);
     const secret = resolveSecret(env.secret, env.dataDir);
-    database = await openDatabase(
-      env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir: path.join(env.dataDir, "db") },
-    );
+    database = await openDatabase(env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir: path.join(env.dataDir, "db") });
     await database.migrate();
     log.info({ database: database.kind }, "database ready, migrations applied");
 
@@ -97,39 +97,41 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       if (deployment.status === "success" && !events.relaying) void compressor.kick();
     });
     // Several nodes on one PostgreSQL server hear each other's events (caches, dashboards).
-    const cluster = database.kind === "postgres" && env.databaseUrl
-      ? await startClusterEvents({ url: env.databaseUrl, db: ctx.db, events, log })
-      : undefined;
+    const cluster =
+      database.kind === "postgres" && env.databaseUrl ? await startClusterEvents({ url: env.databaseUrl, db: ctx.db, events, log }) : undefined;
     watchDeploymentFailures(ctx);
 
     // Everything the edge remembers, in one budget (edge/memory/budget.ts).
     const memory = new EdgeMemory(env.edgeCacheBytes);
     useReadyAnswersBudget(memory);
     const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
-    const analytics = env.roles.has("edge") && env.analytics
-      ? new AnalyticsCollector({
-        memory,
-        db: ctx.db,
-        log,
-        sitesDomain: env.sitesDomain,
-        trustProxy: env.trustProxy,
-        geoIp: env.geoipCsv ? await loadGeoIp(env.geoipCsv).catch((error: unknown) => {
-          throw new Error(`BERTH_GEOIP_CSV (${env.geoipCsv}): ${(error as Error).message}`);
-        }) : undefined,
-      })
-      : undefined;
+    const analytics =
+      env.roles.has("edge") && env.analytics
+        ? new AnalyticsCollector({
+            memory,
+            db: ctx.db,
+            log,
+            sitesDomain: env.sitesDomain,
+            trustProxy: env.trustProxy,
+            geoIp: env.geoipCsv
+              ? await loadGeoIp(env.geoipCsv).catch((error: unknown) => {
+                  throw new Error(`BERTH_GEOIP_CSV (${env.geoipCsv}): ${(error as Error).message}`);
+                })
+              : undefined,
+          })
+        : undefined;
     const edge = env.roles.has("edge")
       ? createEdgeHandler({
-        resolver: new EdgeResolver(ctx.db, events, memory),
-        blobs,
-        cache: new BlobCache(blobs, memory, MAX_CACHED_FILE_BYTES),
-        log,
-        db: ctx.db,
-        passKeys: passKeys(secret, env.appUrl),
-        shareKeys: ctx.shareKeys,
-        trustProxy: env.trustProxy,
-        analytics,
-      })
+          resolver: new EdgeResolver(ctx.db, events, memory),
+          blobs,
+          cache: new BlobCache(blobs, memory, MAX_CACHED_FILE_BYTES),
+          log,
+          db: ctx.db,
+          passKeys: passKeys(secret, env.appUrl),
+          shareKeys: ctx.shareKeys,
+          trustProxy: env.trustProxy,
+          analytics,
+        })
       : undefined;
     const serveApi = env.roles.has("api") || env.roles.has("web");
     const app = await buildApp(ctx, {

@@ -18,11 +18,22 @@ describe("tightenDataDir", () => {
 
   /** A tree as an older Berth left it under umask 000/022: directories 0777/0755, files 0666/0644. */
   function looseTree(): string[] {
-    const dirs = [dataDir, path.join(dataDir, "db"), path.join(dataDir, "db", "base"), path.join(dataDir, "blobs", "ab", "cd"), path.join(dataDir, "outbox")];
+    const dirs = [
+      dataDir,
+      path.join(dataDir, "db"),
+      path.join(dataDir, "db", "base"),
+      path.join(dataDir, "blobs", "ab", "cd"),
+      path.join(dataDir, "outbox"),
+    ];
     for (const dir of dirs) mkdirSync(dir, { recursive: true });
-    const files = [path.join(dataDir, "db", "base", "1259"), path.join(dataDir, "blobs", "ab", "cd", "abcd"), path.join(dataDir, "outbox", "reset.eml")];
+    const files = [
+      path.join(dataDir, "db", "base", "1259"),
+      path.join(dataDir, "blobs", "ab", "cd", "abcd"),
+      path.join(dataDir, "outbox", "reset.eml"),
+    ];
     for (const file of files) writeFileSync(file, "x");
-    for (const [index, entry] of [...dirs, path.join(dataDir, "blobs"), path.join(dataDir, "blobs", "ab")].entries()) chmodSync(entry, index % 2 ? 0o755 : 0o777);
+    for (const [index, entry] of [...dirs, path.join(dataDir, "blobs"), path.join(dataDir, "blobs", "ab")].entries())
+      chmodSync(entry, index % 2 ? 0o755 : 0o777);
     for (const [index, file] of files.entries()) chmodSync(file, index % 2 ? 0o644 : 0o666);
     return [...dirs, path.join(dataDir, "blobs"), path.join(dataDir, "blobs", "ab"), ...files];
   }

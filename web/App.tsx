@@ -13,47 +13,21 @@ const Landing = screen(() => import("./routes/Landing").then((m) => m.Landing));
 const Contact = screen(() => import("./routes/Contact").then((m) => m.Contact));
 const Docs = screen(() => import("./routes/Docs").then((m) => m.Docs));
 const Legal = screen(() => import("./routes/Legal").then((m) => m.Legal));
-const NotFound = screen(() =>
-  import("./routes/NotFound").then((m) => m.NotFound),
-);
+const NotFound = screen(() => import("./routes/NotFound").then((m) => m.NotFound));
 const Login = screen(() => import("./routes/auth/Login").then((m) => m.Login));
-const Signup = screen(() =>
-  import("./routes/auth/Signup").then((m) => m.Signup),
-);
-const ForgotPassword = screen(() =>
-  import("./routes/auth/ForgotPassword").then((m) => m.ForgotPassword),
-);
-const UpdatePassword = screen(() =>
-  import("./routes/auth/UpdatePassword").then((m) => m.UpdatePassword),
-);
-const DashboardLayout = screen(() =>
-  import("./routes/dashboard/DashboardLayout").then((m) => m.DashboardLayout),
-);
-const Overview = screen(() =>
-  import("./routes/dashboard/Overview").then((m) => m.Overview),
-);
+const Signup = screen(() => import("./routes/auth/Signup").then((m) => m.Signup));
+const ForgotPassword = screen(() => import("./routes/auth/ForgotPassword").then((m) => m.ForgotPassword));
+const UpdatePassword = screen(() => import("./routes/auth/UpdatePassword").then((m) => m.UpdatePassword));
+const DashboardLayout = screen(() => import("./routes/dashboard/DashboardLayout").then((m) => m.DashboardLayout));
+const Overview = screen(() => import("./routes/dashboard/Overview").then((m) => m.Overview));
 
-const Sites = screen(() =>
-  import("./routes/dashboard/Sites").then((m) => m.Sites),
-);
-const NewSite = screen(() =>
-  import("./routes/dashboard/NewSite").then((m) => m.NewSite),
-);
-const SiteDetail = screen(() =>
-  import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail),
-);
-const Domains = screen(() =>
-  import("./routes/dashboard/Domains").then((m) => m.Domains),
-);
-const Settings = screen(() =>
-  import("./routes/dashboard/Settings").then((m) => m.Settings),
-);
-const Admin = screen(() =>
-  import("./routes/dashboard/Admin").then((m) => m.Admin),
-);
-const TwoFactor = screen(() =>
-  import("./routes/auth/TwoFactor").then((m) => m.TwoFactor),
-);
+const Sites = screen(() => import("./routes/dashboard/Sites").then((m) => m.Sites));
+const NewSite = screen(() => import("./routes/dashboard/NewSite").then((m) => m.NewSite));
+const SiteDetail = screen(() => import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail));
+const Domains = screen(() => import("./routes/dashboard/Domains").then((m) => m.Domains));
+const Settings = screen(() => import("./routes/dashboard/Settings").then((m) => m.Settings));
+const Admin = screen(() => import("./routes/dashboard/Admin").then((m) => m.Admin));
+const TwoFactor = screen(() => import("./routes/auth/TwoFactor").then((m) => m.TwoFactor));
 
 function Loading() {
   return (

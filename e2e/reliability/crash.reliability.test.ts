@@ -153,7 +153,8 @@ describe.each([
       const nowAvatar = state.avatars.get(userId) ?? null;
       if (op?.kind === "avatar" && op.avatar) {
         const allowed = answered ? [op.avatar.after] : [op.avatar.before, op.avatar.after];
-        if (!allowed.includes(nowAvatar)) fail(cycle, `${op.label} (${answered ? "answered" : "killed"}) left the picture at ${nowAvatar?.slice(0, 12)}`);
+        if (!allowed.includes(nowAvatar))
+          fail(cycle, `${op.label} (${answered ? "answered" : "killed"}) left the picture at ${nowAvatar?.slice(0, 12)}`);
         else countOutcome("avatar", nowAvatar === op.avatar.after ? "after" : "before");
       } else if (nowAvatar !== avatar) fail(cycle, `the picture changed without a picture upload`);
       avatar = nowAvatar;
@@ -168,7 +169,8 @@ describe.each([
         const host = `${model.subdomain}.localhost:${berth.port}`;
         if (model.deleted || !model.liveId) {
           const answer = await getSiteFile(berth.port, host, "/");
-          if (answer.status !== 404) fail(cycle, `${host}/ answers ${answer.status} for a site that is ${model.deleted ? "deleted" : "not published"}`);
+          if (answer.status !== 404)
+            fail(cycle, `${host}/ answers ${answer.status} for a site that is ${model.deleted ? "deleted" : "not published"}`);
           continue;
         }
         const paths = [...model.liveFiles.keys()];
@@ -186,13 +188,17 @@ describe.each([
           const encoding = sampler.pick([undefined, "gzip", "br"] as const);
           const answer = await getSiteFile(berth.port, host, urlPathOf(filePath), encoding);
           if (answer.status !== 200 || !answer.body.equals(expected)) {
-            fail(cycle, `${host}${urlPathOf(filePath)} (${encoding ?? "identity"}) answered ${answer.status} with ${answer.body.length} bytes, not the ${expected.length} uploaded`);
+            fail(
+              cycle,
+              `${host}${urlPathOf(filePath)} (${encoding ?? "identity"}) answered ${answer.status} with ${answer.body.length} bytes, not the ${expected.length} uploaded`,
+            );
           }
         }
       }
       if (avatar) {
         const answer = await api.send("GET", "/api/me/avatar");
-        if (answer.status !== 200 || !answer.body.equals(contents.get(avatar) ?? Buffer.alloc(0))) fail(cycle, `the picture answers ${answer.status} with other bytes`);
+        if (answer.status !== 200 || !answer.body.equals(contents.get(avatar) ?? Buffer.alloc(0)))
+          fail(cycle, `the picture answers ${answer.status} with other bytes`);
       }
       timings.verifyMs.push(Date.now() - started);
     }
@@ -229,7 +235,10 @@ describe.each([
     }
 
     /** Sends the operation and SIGKILLs the server after `delayMs`; resolves to what came back before. */
-    async function runUnderKill(op: Operation, delayMs: number): Promise<{ answer: Answer | undefined; inFlight: boolean; error?: unknown; ms?: number }> {
+    async function runUnderKill(
+      op: Operation,
+      delayMs: number,
+    ): Promise<{ answer: Answer | undefined; inFlight: boolean; error?: unknown; ms?: number }> {
       if (op.kind === "purge") {
         // The purge is due 14 days after deletion: move the date back while no server runs, then
         // kill the next one around the time its worker's first run purges (the delay counts
@@ -293,7 +302,11 @@ describe.each([
         mkdirSync(path.join(berth.dataDir, "blobs", "tmp"), { recursive: true });
         mkdirSync(path.join(berth.dataDir, "tmp"), { recursive: true });
         const hourAgo = new Date(Date.now() - 3600_000);
-        for (const file of [path.join(strayPath, sha256(stray)), path.join(berth.dataDir, "blobs", "tmp", "stale-upload"), path.join(berth.dataDir, "tmp", "stale-zip")]) {
+        for (const file of [
+          path.join(strayPath, sha256(stray)),
+          path.join(berth.dataDir, "blobs", "tmp", "stale-upload"),
+          path.join(berth.dataDir, "tmp", "stale-zip"),
+        ]) {
           writeFileSync(file, stray);
           utimesSync(file, hourAgo, hourAgo);
         }
@@ -348,7 +361,9 @@ describe.each([
         await start();
         await verifyEdge(cycle, op, answered);
         if (violations.length > 0) {
-          console.error(`${driver}: after cycle ${cycle} (${op.label}, kill at ${delay} ms):\n${violations.join("\n")}\n--- server output ---\n${berth.output().slice(-4000)}`);
+          console.error(
+            `${driver}: after cycle ${cycle} (${op.label}, kill at ${delay} ms):\n${violations.join("\n")}\n--- server output ---\n${berth.output().slice(-4000)}`,
+          );
           break;
         }
       }
@@ -396,4 +411,3 @@ describe.each([
     }
   });
 });
-

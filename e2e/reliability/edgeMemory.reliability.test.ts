@@ -38,7 +38,9 @@ function memoryOf(berth: CrashableBerth): Promise<MemoryReport> {
     const req = http.get({ socketPath: path.join(berth.dataDir, "admin.sock"), path: "/memory", agent: false }, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(body) as MemoryReport) : reject(new Error(`GET /memory: ${res.statusCode} ${body}`))));
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(JSON.parse(body) as MemoryReport) : reject(new Error(`GET /memory: ${res.statusCode} ${body}`)),
+      );
     });
     req.on("error", reject);
   });
@@ -70,11 +72,21 @@ describe("the edge's memory under a flood", () => {
         { path: "_redirects", bytes: Buffer.from("/go/* /to/:splat 302\n"), type: "text/plain" },
       ]);
     const { subdomain } = parse<{ subdomain: string }>(await api.json("POST", "/api/subdomains/reserve"));
-    const created = await api.multipart("POST", "/api/sites", { name: "Flooded", subdomain }, { name: "v1.zip", content: await version(1), type: "application/zip" });
+    const created = await api.multipart(
+      "POST",
+      "/api/sites",
+      { name: "Flooded", subdomain },
+      { name: "v1.zip", content: await version(1), type: "application/zip" },
+    );
     expect(created.status, created.body.toString()).toBe(201);
     const site = parse<SiteResponse>(created);
     for (let n = 2; n <= VERSIONS; n++) {
-      const upload = await api.multipart("POST", `/api/sites/${site.id}/files`, { extract: "true" }, { name: `v${n}.zip`, content: await version(n), type: "application/zip" });
+      const upload = await api.multipart(
+        "POST",
+        `/api/sites/${site.id}/files`,
+        { extract: "true" },
+        { name: `v${n}.zip`, content: await version(n), type: "application/zip" },
+      );
       expect(upload.status, upload.body.toString()).toBe(201);
     }
     const port = berth.port;
@@ -93,15 +105,28 @@ describe("the edge's memory under a flood", () => {
         // A redirect with a query: its answer is made afresh for every request.
         ["queries", generate(1500, (i) => ({ host, path: `/go/x?${filler(i, LONG)}` }))],
         // Every version host, and versions that do not exist.
-        ...Array.from({ length: VERSIONS }, (_, v): [string, Iterable<FloodRequest>] => [`v${v + 1}`, generate(1500, (i) => ({ host: `${site.subdomain}--v${v + 1}.localhost:${port}`, path: `/${filler(i, LONG)}` }))]),
-        ["missing versions", generate(300, () => ({ host: `${site.subdomain}--v${random.int(VERSIONS + 1, 999_999_999)}.localhost:${port}`, path: "/" }))],
+        ...Array.from({ length: VERSIONS }, (_, v): [string, Iterable<FloodRequest>] => [
+          `v${v + 1}`,
+          generate(1500, (i) => ({ host: `${site.subdomain}--v${v + 1}.localhost:${port}`, path: `/${filler(i, LONG)}` })),
+        ]),
+        [
+          "missing versions",
+          generate(300, () => ({ host: `${site.subdomain}--v${random.int(VERSIONS + 1, 999_999_999)}.localhost:${port}`, path: "/" })),
+        ],
         // Host names nobody serves, as long as DNS allows (three labels of 63), and longer.
         ["unknown hosts", generate(3000, () => ({ host: `${label()}.${label()}.${label()}.localhost:${port}`, path: "/" }))],
         ["too-long hosts", generate(500, () => ({ host: `${label()}.${label()}.${label()}.${label()}.${label()}.localhost:${port}`, path: "/" }))],
         // Targets over the limit.
         ["too-long targets", generate(300, (i) => ({ host, path: `/${filler(i, 9000)}` }))],
         // Visitors that differ in every field analytics keeps.
-        ["visitors", generate(2000, (i) => ({ host, path: "/", headers: { "user-agent": `Mozilla/5.0 ${filler(i, 4000)}`, referer: `https://${filler(i, 60)}.example/${filler(i, 3000)}` } }))],
+        [
+          "visitors",
+          generate(2000, (i) => ({
+            host,
+            path: "/",
+            headers: { "user-agent": `Mozilla/5.0 ${filler(i, 4000)}`, referer: `https://${filler(i, 60)}.example/${filler(i, 3000)}` },
+          })),
+        ],
       );
     }
 

@@ -31,7 +31,10 @@ async function signUp(berth: Berth, email: string): Promise<(method: string, p: 
   expect((await call("")("POST", "/api/auth/sign-up/email", { email, password: PASSWORD, name: "Private" })).ok).toBe(true);
   await fetch(await waitFor(() => berth.outbox.lastLink(email, /Confirm your e-mail/)), { redirect: "manual" });
   const signedIn = await call("")("POST", "/api/auth/sign-in/email", { email, password: PASSWORD });
-  const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("berth.session_token="))?.split(";")[0];
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("berth.session_token="))
+    ?.split(";")[0];
   if (!cookie) throw new Error(`sign-in: ${signedIn.status} ${await signedIn.text()}`);
   return call(cookie);
 }
@@ -76,7 +79,11 @@ function expectPrivate(dataDir: string, entries: readonly Entry[]): void {
   expect(notRefused.map((a) => `${path.relative(dataDir, a.path) || "."}: read ${a.read}, write ${a.write}`)).toEqual([]);
 }
 
-const logLines = (berth: Berth) => berth.process.output().split("\n").filter((line) => TIGHTENED.test(line));
+const logLines = (berth: Berth) =>
+  berth.process
+    .output()
+    .split("\n")
+    .filter((line) => TIGHTENED.test(line));
 
 describe("the data directory, under umask 022", () => {
   let scratch: string;

@@ -39,9 +39,10 @@ export function runBerth(env: Record<string, string>, args: string[] = [], optio
   let output = "";
   // Through sh, as an operator's shell or service manager would start it, so that Berth gets the
   // umask before its first instruction.
-  const [command, commandArgs] = options.umask === undefined
-    ? [process.execPath, [serverEntry, ...args]]
-    : ["/bin/sh", ["-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$0" "$@"`, process.execPath, serverEntry, ...args]];
+  const [command, commandArgs] =
+    options.umask === undefined
+      ? [process.execPath, [serverEntry, ...args]]
+      : ["/bin/sh", ["-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$0" "$@"`, process.execPath, serverEntry, ...args]];
   const child = spawn(command, commandArgs, {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", BERTH_LOG_FORMAT: "json", BERTH_LOG_LEVEL: "info", ...env },
@@ -72,18 +73,25 @@ export async function startBerth(extraEnv: Record<string, string> = {}, options:
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "berth-e2e-"));
   const url = `http://localhost:${port}`;
-  const proc = runBerth({
-    PORT: String(port),
-    BERTH_DATA_DIR: dataDir,
-    BERTH_APP_URL: url,
-    BERTH_CONTACT_EMAIL: "operator@berth.test",
-    ...extraEnv,
-  }, [], options);
+  const proc = runBerth(
+    {
+      PORT: String(port),
+      BERTH_DATA_DIR: dataDir,
+      BERTH_APP_URL: url,
+      BERTH_CONTACT_EMAIL: "operator@berth.test",
+      ...extraEnv,
+    },
+    [],
+    options,
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     const exitCode = await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 200, "running"))]);
     if (exitCode !== "running") throw new Error(`Berth exited (${String(exitCode)}) during startup:\n${proc.output()}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) throw new Error(`Berth did not become healthy:\n${proc.output()}`);
   }
@@ -102,7 +110,11 @@ export async function startBerth(extraEnv: Record<string, string> = {}, options:
 }
 
 /** GET with an explicit Host header (fetch cannot set one): how server-side tests reach a site. */
-export function getWithHost(port: number, host: string, pathname = "/"): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+export function getWithHost(
+  port: number,
+  host: string,
+  pathname = "/",
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, path: pathname, headers: { host } }, (res) => {
       let body = "";

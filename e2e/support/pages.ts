@@ -63,10 +63,18 @@ export async function signInNewUser(page: Page, berth: Berth, name = "Site Owner
 }
 
 /** Runs the create-site wizard with one file and waits for the site page. */
-export async function createSiteInWizard(page: Page, berth: Berth, name: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<string> {
+export async function createSiteInWizard(
+  page: Page,
+  berth: Berth,
+  name: string,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<string> {
   await page.goto(`${berth.url}/dashboard/sites/new`);
   await page.getByLabel("Site Name").fill(name);
-  await page.getByText(/\.localhost/).first().waitFor();
+  await page
+    .getByText(/\.localhost/)
+    .first()
+    .waitFor();
   await page.getByRole("button", { name: "Next" }).click();
   await page.locator('input[type="file"]').setInputFiles(file);
   await page.getByRole("button", { name: "Create Site" }).click();

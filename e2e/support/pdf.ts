@@ -85,7 +85,8 @@ function layout(pages: number, padding: Buffer, paddingPerPage: number, at: Posi
     write("\nendobj\n");
     positions.objectEnd[id] = length;
   };
-  const stream = (id: number, dictionary: string, data: Buffer) => object(id, `<< ${dictionary}/Length ${data.length} >>\nstream\n`, data, "\nendstream");
+  const stream = (id: number, dictionary: string, data: Buffer) =>
+    object(id, `<< ${dictionary}/Length ${data.length} >>\nstream\n`, data, "\nendstream");
   const xrefEntry = (offset: number) => `${String(offset).padStart(10, "0")} 00000 n\r\n`;
   const start = (id: number) => at?.objectStart[id] ?? 0;
   const hintStart = start(ids.hints);
@@ -177,7 +178,10 @@ function hintStream(pages: number, at: Positions, hintStart: number, hintLength:
   };
   perPage(objectCounts, 1);
   perPage(pageLengths, 32);
-  perPage(pageIds.map(() => 0), 1); // no shared object references, so no identifiers or numerators
+  perPage(
+    pageIds.map(() => 0),
+    1,
+  ); // no shared object references, so no identifiers or numerators
   perPage(contentOffsets, 32);
   perPage(contentLengths, 32);
 

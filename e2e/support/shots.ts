@@ -5,11 +5,7 @@ import type { Page } from "playwright-core";
 
 export const shotsDir = process.env.BERTH_SCREENSHOTS;
 
-export async function shoot(
-  page: Page,
-  name: string,
-  options: { fullPage?: boolean } = {},
-): Promise<void> {
+export async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (!shotsDir) return;
   const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
   for (const width of [1280, 375]) {

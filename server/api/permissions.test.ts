@@ -16,10 +16,12 @@ interface Fixture {
 
 type Call = (client: TestClient, f: Fixture) => ReturnType<TestClient["request"]>;
 
-const upload = (fields: Record<string, string>): Call => (client, f) => {
-  const { body, contentType } = multipartBody(fields, htmlFile("<p>intruder</p>", "evil.html"));
-  return client.request("POST", `/api/sites/${f.site.id}/files`, { headers: { "content-type": contentType }, payload: body });
-};
+const upload =
+  (fields: Record<string, string>): Call =>
+  (client, f) => {
+    const { body, contentType } = multipartBody(fields, htmlFile("<p>intruder</p>", "evil.html"));
+    return client.request("POST", `/api/sites/${f.site.id}/files`, { headers: { "content-type": contentType }, payload: body });
+  };
 
 const ROUTES: [string, Call, number][] = [
   ["GET site", (c, f) => c.get(`/api/sites/${f.site.id}`), 200],

@@ -72,9 +72,21 @@ describe.each(DRIVERS)("plan limits (%s)", (driver) => {
     const filler = "e".repeat(64);
     const fill = PLANS.pro.storageBytes - (await owner.client.get("/api/stats")).json().storage_used - MB;
     await server.ctx.db.insert(blobs).values({ sha256: filler, size: fill });
-    await server.ctx.db.insert(siteFiles).values({ site_id: site.id, filename: "filler.bin", file_path: "filler.bin", file_size: fill, sha256: filler, file_type: "application/octet-stream" });
+    await server.ctx.db.insert(siteFiles).values({
+      site_id: site.id,
+      filename: "filler.bin",
+      file_path: "filler.bin",
+      file_size: fill,
+      sha256: filler,
+      file_type: "application/octet-stream",
+    });
     const before = await state(server);
-    const response = await postMultipart(owner.client, `/api/sites/${site.id}/files`, {}, { name: "two.html", content: Buffer.alloc(2 * MB, 98), type: "text/html" });
+    const response = await postMultipart(
+      owner.client,
+      `/api/sites/${site.id}/files`,
+      {},
+      { name: "two.html", content: Buffer.alloc(2 * MB, 98), type: "text/html" },
+    );
     expect(response.statusCode).toBe(413);
     const error = response.json().error;
     expect(error.code).toBe("quota_exceeded");

@@ -36,7 +36,17 @@ describe("upload attacks", () => {
   afterAll(() => server.close());
 
   const cases: [string, () => Promise<UploadPart>, string][] = [
-    ["zip slip", async () => zipPart(await zipOf([{ name: "index.html", data: "ok" }, { name: "../../evil.sh", data: "rm -rf /" }])), "zip_unsafe_path"],
+    [
+      "zip slip",
+      async () =>
+        zipPart(
+          await zipOf([
+            { name: "index.html", data: "ok" },
+            { name: "../../evil.sh", data: "rm -rf /" },
+          ]),
+        ),
+      "zip_unsafe_path",
+    ],
     ["an absolute path", async () => zipPart(await zipOf([{ name: "/etc/cron.d/evil", data: "x" }])), "zip_unsafe_path"],
     ["a zip bomb", async () => zipPart(await zipOf([{ name: "bomb.html", data: zeros(200 * MB), method: "deflate" }])), "file_too_large"],
     [
@@ -46,10 +56,20 @@ describe("upload attacks", () => {
     ],
     [
       "a symlink entry",
-      async () => zipPart(await zipOf([{ name: "index.html", data: "ok" }, { name: "passwd", data: "/etc/passwd", creator: CREATOR.unix, mode: UNIX_MODE.symlink }])),
+      async () =>
+        zipPart(
+          await zipOf([
+            { name: "index.html", data: "ok" },
+            { name: "passwd", data: "/etc/passwd", creator: CREATOR.unix, mode: UNIX_MODE.symlink },
+          ]),
+        ),
       "zip_symlink",
     ],
-    ["a device entry", async () => zipPart(await zipOf([{ name: "tty", data: "", creator: CREATOR.unix, mode: UNIX_MODE.charDevice }])), "zip_special_file"],
+    [
+      "a device entry",
+      async () => zipPart(await zipOf([{ name: "tty", data: "", creator: CREATOR.unix, mode: UNIX_MODE.charDevice }])),
+      "zip_special_file",
+    ],
     ["a NUL in a name", async () => zipPart(await zipOf([{ name: Buffer.from("a\u0000b.html"), data: "x" }])), "zip_unsafe_path"],
     ["a control character in a name", async () => zipPart(await zipOf([{ name: "line\nbreak.html", data: "x" }])), "zip_unsafe_path"],
     ["a file of 50 MB + 1 byte", async () => ({ name: "big.html", content: Buffer.alloc(50 * MB + 1, 97), type: "text/html" }), "file_too_large"],
@@ -76,7 +96,12 @@ describe("upload attacks", () => {
   });
 
   it("answers the spec's texts for a file that is too large", async () => {
-    const response = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "big.pdf", content: Buffer.alloc(50 * MB + 1), type: "application/pdf" });
+    const response = await postMultipart(
+      client,
+      `/api/sites/${site.id}/files`,
+      {},
+      { name: "big.pdf", content: Buffer.alloc(50 * MB + 1), type: "application/pdf" },
+    );
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toMatchObject({ code: "file_too_large", message: "File too large", detail: "Maximum file size is 50MB" });
   });
@@ -85,10 +110,22 @@ describe("upload attacks", () => {
     // Fill the account to 1 MB short of its 500 MB quota with a file record of that size.
     const filler = "f".repeat(64);
     await server.ctx.db.insert(blobs).values({ sha256: filler, size: 499 * MB });
-    await server.ctx.db.insert(siteFiles).values({ site_id: site.id, filename: "filler.bin", file_path: "filler.bin", file_size: 499 * MB, sha256: filler, file_type: "application/octet-stream" });
+    await server.ctx.db.insert(siteFiles).values({
+      site_id: site.id,
+      filename: "filler.bin",
+      file_path: "filler.bin",
+      file_size: 499 * MB,
+      sha256: filler,
+      file_type: "application/octet-stream",
+    });
     try {
       const before = await state(server);
-      const response = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "two.html", content: Buffer.alloc(2 * MB, 98), type: "text/html" });
+      const response = await postMultipart(
+        client,
+        `/api/sites/${site.id}/files`,
+        {},
+        { name: "two.html", content: Buffer.alloc(2 * MB, 98), type: "text/html" },
+      );
       expect(response.statusCode).toBe(413);
       expect(response.json().error.code).toBe("quota_exceeded");
       expect(await state(server)).toBe(before);

@@ -51,8 +51,7 @@ export interface AuthOptions {
 export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOptions) {
   const secure = appUrl.startsWith("https://");
   const twoFactorAttempts = twoFactorAttemptHooks(db);
-  const send = (message: Parameters<Mailer["send"]>[0]) =>
-    mailer.send(message).catch(onMailError);
+  const send = (message: Parameters<Mailer["send"]>[0]) => mailer.send(message).catch(onMailError);
   /** better-auth hands its account hooks the written row (an update of many rows: a count). */
   const voidResetLinksOnPasswordWrite = async (account: unknown) => {
     if (typeof account !== "object" || account === null) return;
@@ -205,4 +204,3 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-

@@ -18,7 +18,9 @@ describe("__Host- session cookies over HTTPS", () => {
   it("drops every copy of a Berth cookie sent more than once, and nothing else", () => {
     expect(authCookieHeader("berth.session_token=planted; theme=dark; berth.session_token=real", false)).toBe("theme=dark");
     expect(authCookieHeader(" berth.session_token=real ;theme=dark;theme=light", false)).toBe("berth.session_token=real; theme=dark; theme=light");
-    expect(authCookieHeader("__Host-berth.session_token=a; __Host-berth.session_token=b; __Host-berth.two_factor=c", true)).toBe("__Secure-berth.two_factor=c");
+    expect(authCookieHeader("__Host-berth.session_token=a; __Host-berth.session_token=b; __Host-berth.two_factor=c", true)).toBe(
+      "__Secure-berth.two_factor=c",
+    );
     expect(authCookieHeader("__Secure-berth.session_token=planted; __Host-berth.session_token=real", true)).toBe("__Secure-berth.session_token=real");
   });
 });

@@ -9,13 +9,15 @@ export function toHostPrefix(setCookie: string): string {
 }
 
 export function fromHostPrefix(cookieHeader: string): string {
-  return cookieHeader
-    .split(";")
-    .map((part) => part.trim())
-    // A client-sent __Secure-berth.* cookie could have been planted by a sibling host; drop it.
-    .filter((part) => !part.startsWith(SECURE))
-    .map((part) => (part.startsWith(HOST) ? SECURE + part.slice(HOST.length) : part))
-    .join("; ");
+  return (
+    cookieHeader
+      .split(";")
+      .map((part) => part.trim())
+      // A client-sent __Secure-berth.* cookie could have been planted by a sibling host; drop it.
+      .filter((part) => !part.startsWith(SECURE))
+      .map((part) => (part.startsWith(HOST) ? SECURE + part.slice(HOST.length) : part))
+      .join("; ")
+  );
 }
 
 const OWN_COOKIE = /^(?:__Secure-|__Host-)?berth\./;

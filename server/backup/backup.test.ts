@@ -33,11 +33,15 @@ const emptyPostgres = (label: string) =>
 /** Every row of every table of Berth's schema, as text, in a stable order. */
 async function everyRow(db: Db): Promise<Record<string, string[]>> {
   const tables = rowsOf<{ name: string }>(
-    await db.execute(sql`select relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' order by relname`),
+    await db.execute(
+      sql`select relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' order by relname`,
+    ),
   ).map((r) => r.name);
   const out: Record<string, string[]> = {};
   for (const table of tables) {
-    out[table] = rowsOf<{ row: string }>(await db.execute(sql.raw(`select row_to_json(t)::text as row from "${table}" t order by 1`))).map((r) => r.row);
+    out[table] = rowsOf<{ row: string }>(await db.execute(sql.raw(`select row_to_json(t)::text as row from "${table}" t order by 1`))).map(
+      (r) => r.row,
+    );
   }
   return out;
 }
@@ -52,8 +56,11 @@ async function listBlobs(dir: string): Promise<string[]> {
 function tamper(file: string, out: string, edit: (tar: Buffer, bodies: Map<string, { offset: number; size: number }>) => Buffer | void): void {
   const tar = gunzipSync(readFileSync(file));
   const bodies = new Map<string, { offset: number; size: number }>();
-  for (let offset = 0; offset + 512 <= tar.length && tar[offset] !== 0; ) {
-    const name = tar.subarray(offset, offset + 100).toString("utf8").replace(/\0.*$/s, "");
+  for (let offset = 0; offset + 512 <= tar.length && tar[offset] !== 0;) {
+    const name = tar
+      .subarray(offset, offset + 100)
+      .toString("utf8")
+      .replace(/\0.*$/s, "");
     const size = Number.parseInt(tar.subarray(offset + 124, offset + 136).toString("ascii"), 8);
     bodies.set(name, { offset: offset + 512, size });
     offset += 512 + Math.ceil(size / 512) * 512;
@@ -171,7 +178,9 @@ describe.each(DRIVERS)("backups (%s)", (driver: Driver) => {
     expect(manifest.database.migrations.length).toBeGreaterThan(5);
     expect(manifest.parts.map((p) => p.name).slice(-2)).toEqual(["secret", DATABASE_PARTS[driver]]);
     // The zip's page, its compressed forms and the avatar are all in it.
-    const variants = rowsOf<{ sha: string }>(await server.ctx.db.execute(sql`select variant_sha256 as sha from blob_variants where variant_sha256 is not null`));
+    const variants = rowsOf<{ sha: string }>(
+      await server.ctx.db.execute(sql`select variant_sha256 as sha from blob_variants where variant_sha256 is not null`),
+    );
     expect(variants.length).toBeGreaterThan(0);
     const names = new Set(manifest.parts.map((p) => p.name));
     for (const { sha } of variants) expect(names.has(`blobs/${sha}`)).toBe(true);
@@ -315,13 +324,16 @@ describe.each(DRIVERS)("backups (%s)", (driver: Driver) => {
       const into = await target("postgres", "full");
       await restoreBackup(archive, { dataDir: into.dataDir, databaseUrl: into.databaseUrl, s3: undefined });
       const again = path.join(tmp, "again");
-      await expect(restoreBackup(archive, { dataDir: again, databaseUrl: into.databaseUrl, s3: undefined })).rejects.toThrow(/DATABASE_URL is not empty/);
+      await expect(restoreBackup(archive, { dataDir: again, databaseUrl: into.databaseUrl, s3: undefined })).rejects.toThrow(
+        /DATABASE_URL is not empty/,
+      );
       expect(existsSync(again)).toBe(false);
     }
   });
 
   it("takes a new snapshot when a blob it refers to is deleted before it is copied", async () => {
-    const before = rowsOf<{ sha: string }>(await server.ctx.db.execute(sql`select avatar_sha256 as sha from profiles where id = ${bob.user.id}`))[0]!.sha;
+    const before = rowsOf<{ sha: string }>(await server.ctx.db.execute(sql`select avatar_sha256 as sha from profiles where id = ${bob.user.id}`))[0]!
+      .sha;
     const rounds: number[] = [];
     const file = path.join(tmp, "racing.tar.gz");
     const manifest = await writeBackupFile(file, (out) =>
@@ -337,7 +349,8 @@ describe.each(DRIVERS)("backups (%s)", (driver: Driver) => {
       }),
     );
     expect(rounds).toEqual([1, 2]);
-    const after = rowsOf<{ sha: string }>(await server.ctx.db.execute(sql`select avatar_sha256 as sha from profiles where id = ${bob.user.id}`))[0]!.sha;
+    const after = rowsOf<{ sha: string }>(await server.ctx.db.execute(sql`select avatar_sha256 as sha from profiles where id = ${bob.user.id}`))[0]!
+      .sha;
     expect(after).not.toBe(before);
     const names = manifest.parts.map((p) => p.name);
     expect(names).toContain(`blobs/${after}`);
@@ -351,19 +364,23 @@ describe.each(DRIVERS)("backups (%s)", (driver: Driver) => {
   it("fails, naming the blob and leaving no file, when the store has lost a blob the database refers to", async () => {
     const page = sites[0]!;
     const response = await server.edge.get(page.host, "/");
-    const lost = rowsOf<{ sha: string }>(await server.ctx.db.execute(sql`select sha256 as sha from site_files where file_path = 'index.html' limit 1`))[0]!.sha;
+    const lost = rowsOf<{ sha: string }>(
+      await server.ctx.db.execute(sql`select sha256 as sha from site_files where file_path = 'index.html' limit 1`),
+    )[0]!.sha;
     const bytes = readFileSync(path.join(server.ctx.env.dataDir, "blobs", lost.slice(0, 2), lost.slice(2, 4), lost));
     await server.ctx.blobs.delete(lost);
     const file = path.join(tmp, "lost.tar.gz");
     let rounds = 0;
     try {
       await expect(
-        writeBackupFile(file, (out) => writeBackup({ db: server.ctx.db, blobs: server.ctx.blobs, secret: SECRET }, out, { afterSnapshot: async () => void rounds++ })),
+        writeBackupFile(file, (out) =>
+          writeBackup({ db: server.ctx.db, blobs: server.ctx.blobs, secret: SECRET }, out, { afterSnapshot: async () => void rounds++ }),
+        ),
       ).rejects.toThrow(BackupError);
       expect(rounds).toBe(MAX_SNAPSHOT_ROUNDS);
-      await expect(
-        writeBackupFile(file, (out) => writeBackup({ db: server.ctx.db, blobs: server.ctx.blobs, secret: SECRET }, out)),
-      ).rejects.toThrow(new RegExp(`missing from the blob store \\(.*${lost}`));
+      await expect(writeBackupFile(file, (out) => writeBackup({ db: server.ctx.db, blobs: server.ctx.blobs, secret: SECRET }, out))).rejects.toThrow(
+        new RegExp(`missing from the blob store \\(.*${lost}`),
+      );
       expect(existsSync(file)).toBe(false);
       expect(readdirNames(tmp).filter((n) => n.endsWith(".partial"))).toEqual([]);
     } finally {

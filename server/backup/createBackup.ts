@@ -137,7 +137,12 @@ async function* archiveChunks(source: BackupSource, options: BackupOptions, fini
 /** Writes a gzipped backup archive into `out` and ends it. */
 export async function writeBackup(source: BackupSource, out: Writable, options: BackupOptions = {}): Promise<BackupManifest> {
   let manifest: BackupManifest | undefined;
-  await pipeline(archiveChunks(source, options, (m) => (manifest = m)), createGzip(), out, options.signal ? { signal: options.signal } : {});
+  await pipeline(
+    archiveChunks(source, options, (m) => (manifest = m)),
+    createGzip(),
+    out,
+    options.signal ? { signal: options.signal } : {},
+  );
   return manifest!;
 }
 

@@ -51,7 +51,10 @@ export async function runDailyBackup(
     ctx.log.info({ file: written, ms: Date.now() - started }, "daily backup written");
     names = await readdir(dir);
   }
-  const daily = names.filter((n) => DAILY.test(n)).sort().reverse();
+  const daily = names
+    .filter((n) => DAILY.test(n))
+    .sort()
+    .reverse();
   for (const old of daily.slice(KEEP_DAILY_BACKUPS)) await rm(path.join(dir, old), { force: true });
   return written;
 }

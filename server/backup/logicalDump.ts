@@ -58,7 +58,9 @@ export function checkMigrations(backup: readonly AppliedMigration[], local: read
   backup.forEach((migration, i) => {
     const mine = local[i]!;
     if (mine.hash !== migration.hash || mine.folderMillis !== migration.createdAt) {
-      throw new MigrationMismatchError(`The backup's migration ${i + 1} is not this Berth's migration ${i + 1}: restore it with the Berth version that made it.`);
+      throw new MigrationMismatchError(
+        `The backup's migration ${i + 1} is not this Berth's migration ${i + 1}: restore it with the Berth version that made it.`,
+      );
     }
   });
 }
@@ -218,7 +220,8 @@ export async function importLogicalDump(tx: Executor, lines: AsyncIterable<strin
     const marker = parseMarker(line);
     if (marker[0] === "table") {
       const [, schema, name, columns] = marker as [string, string, string, string[]];
-      if (schema !== SCHEMA || !known.has(name)) throw new DumpFormatError(`The database dump has a table ${schema}.${name} this schema does not have`);
+      if (schema !== SCHEMA || !known.has(name))
+        throw new DumpFormatError(`The database dump has a table ${schema}.${name} this schema does not have`);
       const expected = await columnsOf(tx, name);
       if (JSON.stringify([...columns].sort()) !== JSON.stringify([...expected].sort())) {
         throw new DumpFormatError(`The table ${name} in the dump does not have the columns the schema gives it`);

@@ -68,7 +68,13 @@ interface DatabaseTarget {
   pgliteDir: string;
 }
 
-async function restoreDatabase(entry: TarEntry, part: Part, kind: "pglite" | "postgres", target: DatabaseTarget, local: MigrationMeta[]): Promise<void> {
+async function restoreDatabase(
+  entry: TarEntry,
+  part: Part,
+  kind: "pglite" | "postgres",
+  target: DatabaseTarget,
+  local: MigrationMeta[],
+): Promise<void> {
   const body = hashing(entry.body, part);
   if (kind === "postgres") {
     if (target.tx) {

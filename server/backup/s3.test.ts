@@ -40,7 +40,12 @@ describe("backups with blobs in S3", () => {
       AWS_ACCESS_KEY_ID: "S3RVER",
       AWS_SECRET_ACCESS_KEY: "S3RVER",
     };
-    admin = new S3Client({ region: "us-east-1", endpoint: bucketEnv.BERTH_S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    admin = new S3Client({
+      region: "us-east-1",
+      endpoint: bucketEnv.BERTH_S3_ENDPOINT,
+      forcePathStyle: true,
+      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    });
     await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
     server = await getTestServer("pglite", { env: { ...bucketEnv, BERTH_S3_PREFIX: "live/" } });
   });
@@ -64,7 +69,10 @@ describe("backups with blobs in S3", () => {
     });
     const file = path.join(tmp, "s3.tar.gz");
     const manifest = await writeBackupFile(file, (out) => writeBackup({ db: server.ctx.db, blobs: server.ctx.blobs, secret: SECRET }, out));
-    const shas = manifest.parts.map((p) => blobOfPart(p.name)).filter((s): s is string => s !== undefined).sort();
+    const shas = manifest.parts
+      .map((p) => blobOfPart(p.name))
+      .filter((s): s is string => s !== undefined)
+      .sort();
     expect(shas).toEqual(await keysUnder("live/blobs/"));
 
     const dataDir = path.join(tmp, "restored");

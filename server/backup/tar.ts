@@ -165,7 +165,11 @@ class ByteReader {
 }
 
 function readOctal(header: Buffer, offset: number, length: number, what: string): number {
-  const text = header.subarray(offset, offset + length).toString("ascii").replace(/[\0 ]+$/, "").replace(/^ +/, "");
+  const text = header
+    .subarray(offset, offset + length)
+    .toString("ascii")
+    .replace(/[\0 ]+$/, "")
+    .replace(/^ +/, "");
   if (!/^[0-7]*$/.test(text)) throw new TarFormatError(`The archive has an invalid ${what} field`);
   return text === "" ? 0 : Number.parseInt(text, 8);
 }

@@ -46,7 +46,8 @@ export async function readArchive(file: string, onEntry: (entry: TarEntry) => Pr
   } catch (error) {
     if (error instanceof TarFormatError || error instanceof DumpFormatError) throw new InvalidBackupError(`${file} is damaged: ${error.message}`);
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    if (code.startsWith("Z_") || code === "ERR_STREAM_PREMATURE_CLOSE") throw new InvalidBackupError(`${file} is not a Berth backup, or it is damaged (${(error as Error).message}).`);
+    if (code.startsWith("Z_") || code === "ERR_STREAM_PREMATURE_CLOSE")
+      throw new InvalidBackupError(`${file} is not a Berth backup, or it is damaged (${(error as Error).message}).`);
     throw error;
   }
 }
@@ -93,7 +94,8 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
     throw new InvalidBackupError(`The archive's manifest.json is not one this Berth reads (${issue?.path.join(".")}: ${issue?.message}).`);
   }
   const manifest = parsed.data;
-  if (manifest.parts.length !== seen.length) throw new InvalidBackupError("The archive's entries do not match its manifest: parts are missing or were added.");
+  if (manifest.parts.length !== seen.length)
+    throw new InvalidBackupError("The archive's entries do not match its manifest: parts are missing or were added.");
   manifest.parts.forEach((part, i) => {
     const actual = seen[i]!;
     if (part.name !== actual.name) throw new InvalidBackupError("The archive's entries do not match its manifest: parts are missing or were added.");

@@ -21,7 +21,11 @@ describe("berth admin command line", () => {
 
   it("takes --json anywhere", () => {
     expect(parseArgs(["admin", "list-users", "--json"])).toEqual({ kind: "run", json: true, command: { command: "list-users" } });
-    expect(parseArgs(["admin", "ban", "--json", "a@example.com"])).toEqual({ kind: "run", json: true, command: { command: "ban", email: "a@example.com" } });
+    expect(parseArgs(["admin", "ban", "--json", "a@example.com"])).toEqual({
+      kind: "run",
+      json: true,
+      command: { command: "ban", email: "a@example.com" },
+    });
   });
 
   it.each([[[]], [["help"]], [["--help"]], [["admin"]], [["admin", "help"]], [["admin", "-h"]]])("%j is help", (argv) => {

@@ -23,7 +23,10 @@ async function cli(env: Record<string, string>, ...argv: string[]) {
 
 /** A PostgreSQL database of this run whose URL the CLI is given (createTestDatabase hides it). */
 const database = (label: string, template?: string) =>
-  createScratchDatabase(`${inject("runId")}_bkcli_${label}_${process.pid}`, { adminUrl: inject("postgresAdminUrl"), ...(template ? { template } : {}) });
+  createScratchDatabase(`${inject("runId")}_bkcli_${label}_${process.pid}`, {
+    adminUrl: inject("postgresAdminUrl"),
+    ...(template ? { template } : {}),
+  });
 
 describe("berth backup and restore with PostgreSQL", () => {
   let server: TestServer;
@@ -60,7 +63,13 @@ describe("berth backup and restore with PostgreSQL", () => {
     const target = await database("target");
     try {
       const dataDir = path.join(tmp, "restored");
-      const restore = await cli({ ...env, DATABASE_URL: target.url, BERTH_SECRET: "another-secret-another-secret-another-0" }, "restore", file, "--data-dir", dataDir);
+      const restore = await cli(
+        { ...env, DATABASE_URL: target.url, BERTH_SECRET: "another-secret-another-secret-another-0" },
+        "restore",
+        file,
+        "--data-dir",
+        dataDir,
+      );
       expect(restore).toMatchObject({ code: 0, stderr: "" });
       expect(restore.stdout).toMatch(/database {2}PostgreSQL at DATABASE_URL\n/);
       expect(restore.stdout).toMatch(/Warning: BERTH_SECRET is set to another secret than the backup's/);

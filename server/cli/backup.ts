@@ -93,7 +93,9 @@ async function runBackup(env: Env, file: string, io: CliIo): Promise<void> {
 function requireSecret(env: Env): string {
   const secret = readServerSecret(env);
   if (!secret) {
-    throw new BackupError(`There is no server secret to back up: set BERTH_SECRET, or BERTH_DATA_DIR to the server's data directory (it holds the file "secret").`);
+    throw new BackupError(
+      `There is no server secret to back up: set BERTH_SECRET, or BERTH_DATA_DIR to the server's data directory (it holds the file "secret").`,
+    );
   }
   return secret;
 }

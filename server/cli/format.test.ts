@@ -22,7 +22,14 @@ describe("the CLI's user list", () => {
     const text = formatUserList({
       users: [
         user({ email: "root@example.com", name: "Root", isAdmin: true, adminByConfig: true }),
-        user({ email: "grace@example.com", name: "Grace\u001b[31m", plan: "pro", storageBytes: 1536, siteCount: 2, bannedAt: "2026-02-01T00:00:00.000Z" }),
+        user({
+          email: "grace@example.com",
+          name: "Grace\u001b[31m",
+          plan: "pro",
+          storageBytes: 1536,
+          siteCount: 2,
+          bannedAt: "2026-02-01T00:00:00.000Z",
+        }),
         user({ name: "Ada", isAdmin: true, storageBytes: 5 * 1024 * 1024 }),
       ],
       total: 3,

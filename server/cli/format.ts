@@ -29,7 +29,8 @@ export function formatUserList(response: AdminUsersResponse): string {
   if (response.total === 0) return "No users found.";
   const pages = Math.max(1, Math.ceil(response.total / response.pageSize));
   const noun = response.total === 1 ? "user" : "users";
-  if (response.users.length === 0) return `Page ${response.page} is past the end: ${response.total} ${noun} fill ${pages} page${pages === 1 ? "" : "s"}.`;
+  if (response.users.length === 0)
+    return `Page ${response.page} is past the end: ${response.total} ${noun} fill ${pages} page${pages === 1 ? "" : "s"}.`;
   const first = (response.page - 1) * response.pageSize + 1;
   const last = first + response.users.length - 1;
   const footer =

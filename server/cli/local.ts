@@ -31,7 +31,9 @@ export async function withLocalContext<T>(env: Env, run: (ctx: CommandContext) =
   let database: Database | undefined;
   try {
     if (!env.databaseUrl && !existsSync(pgliteDir)) {
-      throw new NoDatabaseError(`There is no Berth database in ${pgliteDir}: start Berth once, or set BERTH_DATA_DIR and DATABASE_URL as for the server.`);
+      throw new NoDatabaseError(
+        `There is no Berth database in ${pgliteDir}: start Berth once, or set BERTH_DATA_DIR and DATABASE_URL as for the server.`,
+      );
     }
     database = await openDatabase(env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir });
     await database.migrate();

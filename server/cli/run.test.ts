@@ -136,7 +136,10 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
     expect((await cli(env, "admin", "promote", bob.email)).stdout).toBe(`${bob.email} is now an admin.\n`);
     const promoted = await cli(env, "admin", "promote", bob.email, "--json");
     expect(JSON.parse(promoted.stdout)).toMatchObject({ id: bob.id, email: bob.email, isAdmin: true, adminByConfig: false });
-    expect(await inspect(async (db) => (await db.select().from(profiles).where(eq(profiles.id, bob.id)))[0])).toMatchObject({ is_admin: true, banned_at: null });
+    expect(await inspect(async (db) => (await db.select().from(profiles).where(eq(profiles.id, bob.id)))[0])).toMatchObject({
+      is_admin: true,
+      banned_at: null,
+    });
     expect((await cli(env, "admin", "demote", bob.email)).code).toBe(0);
 
     const unknown = await cli(env, "admin", "set-plan", "nobody@example.com", "pro");
@@ -154,7 +157,9 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
   it("e-mails a reset link into the outbox", async () => {
     const reset = await cli(env, "admin", "reset-password", alice.email);
     expect(reset.code).toBe(0);
-    expect(reset.stdout).toMatch(new RegExp(`^A password-reset e-mail was sent to ${alice.email.replace(/\./g, "\\.")}\\. BERTH_SMTP_URL is not set`));
+    expect(reset.stdout).toMatch(
+      new RegExp(`^A password-reset e-mail was sent to ${alice.email.replace(/\./g, "\\.")}\\. BERTH_SMTP_URL is not set`),
+    );
     const { Outbox } = await import("../test/outbox");
     expect(new Outbox(path.join(dataDir, "outbox")).lastLink(alice.email, /Reset your Berth password/)).toMatch(
       /\/api\/auth\/reset-password\/[^?]+\?callbackURL=%2Fauth%2Fupdate-password$/,
@@ -234,7 +239,13 @@ describe.each(DRIVERS)("berth admin with a live server (%s)", (driver) => {
       });
       request.on("error", reject);
     });
-    expect(report).toMatchObject({ status: 200, heapUsed: expect.any(Number), heapLimit: expect.any(Number), external: expect.any(Number), rss: expect.any(Number) });
+    expect(report).toMatchObject({
+      status: 200,
+      heapUsed: expect.any(Number),
+      heapLimit: expect.any(Number),
+      external: expect.any(Number),
+      rss: expect.any(Number),
+    });
   });
 
   it("listens on a socket only its owner can use", () => {
@@ -282,7 +293,10 @@ describe.each(DRIVERS)("berth admin with a live server (%s)", (driver) => {
         request.on("error", reject);
         request.end(body);
       });
-    expect(await post("{")).toEqual({ status: 400, body: JSON.stringify({ error: { code: "invalid_request", message: "The command is not JSON" } }) });
+    expect(await post("{")).toEqual({
+      status: 400,
+      body: JSON.stringify({ error: { code: "invalid_request", message: "The command is not JSON" } }),
+    });
     expect((await post(JSON.stringify({ command: "drop-everything" }))).status).toBe(400);
     expect((await post(JSON.stringify({ command: "set-plan", email: ROOT_EMAIL, plan: "gold" }))).status).toBe(400);
     expect((await post("{}", "/other")).status).toBe(404);

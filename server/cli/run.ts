@@ -50,7 +50,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(`${parsed.json ? JSON.stringify(jsonOf(result), null, 2) : render(result)}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof AppError || error instanceof CommandFailedError || error instanceof NoDatabaseError || error instanceof ServerUnreachableError) {
+    if (
+      error instanceof AppError ||
+      error instanceof CommandFailedError ||
+      error instanceof NoDatabaseError ||
+      error instanceof ServerUnreachableError
+    ) {
       io.stderr(`Error: ${error.message}\n`);
       return 1;
     }

@@ -127,7 +127,9 @@ export const profiles = pgTable("profiles", {
   website: text("website"),
   avatar_url: text("avatar_url"),
   // Berth's own: the plan the operator gave this user (common/plans.ts).
-  plan: text("plan", { enum: ["free", "pro"] }).notNull().default("free"),
+  plan: text("plan", { enum: ["free", "pro"] })
+    .notNull()
+    .default("free"),
   // Promoted by an admin. The e-mails in BERTH_ADMIN_EMAILS are admins without it.
   is_admin: boolean("is_admin").notNull().default(false),
   // Banned by an admin: cannot sign in, and their sites are not served, until unbanned.
@@ -168,7 +170,9 @@ export const sites = pgTable(
     // Bumped on every change of the password; signed into visitors' cookies, so a change ends them.
     password_version: integer("password_version").notNull().default(0),
     // Pro: "private" serves the site only to browsers that opened one of its share links.
-    visibility: text("visibility", { enum: ["public", "private"] }).notNull().default("public"),
+    visibility: text("visibility", { enum: ["public", "private"] })
+      .notNull()
+      .default("public"),
   },
   (t) => [
     index("sites_user_id_created_at_idx").on(t.user_id, t.created_at),
@@ -198,10 +202,7 @@ export const deployments = pgTable(
   },
   (t) => [
     unique("deployments_site_id_version_key").on(t.site_id, t.version),
-    check(
-      "deployments_status_check",
-      sql`${t.status} in ('pending', 'in_progress', 'success', 'failed')`,
-    ),
+    check("deployments_status_check", sql`${t.status} in ('pending', 'in_progress', 'success', 'failed')`),
   ],
 );
 
@@ -350,7 +351,9 @@ export const domains = pgTable(
   },
   (t) => [
     unique("domains_user_id_hostname_key").on(t.user_id, t.hostname),
-    uniqueIndex("domains_verified_hostname_key").on(t.hostname).where(sql`${t.verified_at} is not null`),
+    uniqueIndex("domains_verified_hostname_key")
+      .on(t.hostname)
+      .where(sql`${t.verified_at} is not null`),
     index("domains_site_id_idx").on(t.site_id),
     index("domains_due_idx").on(t.next_attempt_at),
     check("domains_status_check", sql`${t.status} in ('pending', 'dns_check', 'certificate', 'active', 'failed')`),
@@ -430,7 +433,9 @@ export const analyticsBatches = pgTable(
   (t) => [
     index("analytics_batches_site_id_at_idx").on(t.site_id, t.at),
     index("analytics_batches_at_idx").on(t.at),
-    index("analytics_batches_waiting_idx").on(t.id).where(sql`not ${t.rolled_up}`),
+    index("analytics_batches_waiting_idx")
+      .on(t.id)
+      .where(sql`not ${t.rolled_up}`),
   ],
 );
 
@@ -504,11 +509,10 @@ export const analyticsHourlyTop = pgTable(
   (t) => [primaryKey({ columns: [t.site_id, t.hour, t.dimension, t.key] }), index("analytics_hourly_top_hour_idx").on(t.hour)],
 );
 
-export const analyticsDailyTop = pgTable(
-  "analytics_daily_top",
-  { ...topColumns(), day: timestamp("day", { withTimezone: true }).notNull() },
-  (t) => [primaryKey({ columns: [t.site_id, t.day, t.dimension, t.key] }), index("analytics_daily_top_day_idx").on(t.day)],
-);
+export const analyticsDailyTop = pgTable("analytics_daily_top", { ...topColumns(), day: timestamp("day", { withTimezone: true }).notNull() }, (t) => [
+  primaryKey({ columns: [t.site_id, t.day, t.dimension, t.key] }),
+  index("analytics_daily_top_day_idx").on(t.day),
+]);
 
 /** One random salt per UTC day for visitor hashes; deleted once its day is over. */
 export const analyticsSalts = pgTable("analytics_salts", {

@@ -82,7 +82,12 @@ describe.each(DRIVERS)("custom domains at the edge (%s)", (driver) => {
     const name = hostname();
     await activeDomain(server, dns, client, site.id, name);
     expect((await client.request("PUT", `/api/sites/${site.id}/password`, { json: { password: "correct horse battery" } })).statusCode).toBe(200);
-    for (const [path, options] of [["/", {}], ["/app.js", {}], ["/app.js", { headers: { range: "bytes=0-3" } }], ["/", { method: "HEAD" }]] as const) {
+    for (const [path, options] of [
+      ["/", {}],
+      ["/app.js", {}],
+      ["/app.js", { headers: { range: "bytes=0-3" } }],
+      ["/", { method: "HEAD" }],
+    ] as const) {
       const response = await server.edge.get(name, path, options);
       expect(response.status).toBe(401);
       expect(response.headers["cache-control"]).toBe("no-store");

@@ -33,7 +33,9 @@ export class DomainRegistry {
       this.reload(siteId);
     });
     events.on("resync", () => {
-      const done: Promise<void> = this.load().catch(this.onError).finally(() => this.reloading.delete(done));
+      const done: Promise<void> = this.load()
+        .catch(this.onError)
+        .finally(() => this.reloading.delete(done));
       this.reloading.add(done);
     });
   }

@@ -30,7 +30,10 @@ describe("the edge, over HTTP", () => {
       { name: "photo.bin", data: Buffer.alloc(3000, 7) },
       { name: "404.html", data: "<h1>Custom missing page</h1>" },
       { name: "_headers", data: "/app.js\n  X-Frame-Options: DENY\n/docs/*\n  X-Robots-Tag: noindex\n" },
-      { name: "_redirects", data: "/old /about 301\n/blog/:year/:slug /posts/:slug.html 302\n/go https://example.com/ 302\n/shadowed /docs/ 301\n/about /docs/ 302!\n" },
+      {
+        name: "_redirects",
+        data: "/old /about 301\n/blog/:year/:slug /posts/:slug.html 302\n/go https://example.com/ 302\n/shadowed /docs/ 301\n/about /docs/ 302!\n",
+      },
     ]);
     site = await createSiteWith(client, { name: "site.zip", content: zip, type: "application/zip" });
     host = hostOf(site.url);
@@ -53,7 +56,9 @@ describe("the edge, over HTTP", () => {
     expect(byTag.headers.etag).toBe(first.headers.etag);
     const byDate = await server.edge.get(host, "/app.js", { headers: { "if-modified-since": String(first.headers["last-modified"]) } });
     expect(byDate.status).toBe(304);
-    const stale = await server.edge.get(host, "/app.js", { headers: { "if-none-match": '"other"', "if-modified-since": String(first.headers["last-modified"]) } });
+    const stale = await server.edge.get(host, "/app.js", {
+      headers: { "if-none-match": '"other"', "if-modified-since": String(first.headers["last-modified"]) },
+    });
     expect(stale.status).toBe(200);
   });
 
@@ -145,13 +150,29 @@ describe("the edge, over HTTP", () => {
 
   it("fails a publish with a bad _redirects line, naming it, and keeps the old version live", async () => {
     const before = (await server.edge.get(host, "/docs/")).text;
-    const response = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "_redirects", content: "/a /b 301\n/c /d 303\n", type: "text/plain" });
-    expect(response.json().deployment).toMatchObject({ status: "failed", error: expect.stringMatching(/^_redirects line 2: unknown status "303"/), is_live: false });
+    const response = await postMultipart(
+      client,
+      `/api/sites/${site.id}/files`,
+      {},
+      { name: "_redirects", content: "/a /b 301\n/c /d 303\n", type: "text/plain" },
+    );
+    expect(response.json().deployment).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/^_redirects line 2: unknown status "303"/),
+      is_live: false,
+    });
     expect((await server.edge.get(host, "/docs/")).text).toBe(before);
   });
 
   it("falls back to 200.html for a single-page app", async () => {
-    const spa = await createSiteWith(client, { name: "spa.zip", content: await zipOf([{ name: "200.html", data: "<div id=app></div>" }, { name: "main.js", data: "x" }]), type: "application/zip" });
+    const spa = await createSiteWith(client, {
+      name: "spa.zip",
+      content: await zipOf([
+        { name: "200.html", data: "<div id=app></div>" },
+        { name: "main.js", data: "x" },
+      ]),
+      type: "application/zip",
+    });
     const deep = await server.edge.get(hostOf(spa.url), "/users/42/settings");
     expect(deep.status).toBe(200);
     expect(deep.text).toBe("<div id=app></div>");

@@ -108,7 +108,10 @@ describe("the edge's memory with the smallest budget (8 MB)", () => {
     const unknown = server.edgeMemory.part("unknownLabels");
     const hostValues = server.edgeMemory.part("hostValues");
     const label = (i: number) => `${"q".repeat(50)}${i}.${"r".repeat(50)}`;
-    const statuses = await sendAll(port, generate(3000, (i) => ({ host: `${label(i)}.localhost`, path: "/" })));
+    const statuses = await sendAll(
+      port,
+      generate(3000, (i) => ({ host: `${label(i)}.localhost`, path: "/" })),
+    );
     expect(statuses.get(404)).toBe(3000);
     expect(unknown.used).toBeGreaterThan(0);
     expect(unknown.used).toBeLessThanOrEqual(unknown.cap);
@@ -139,7 +142,10 @@ describe("the edge's memory with the smallest budget (8 MB)", () => {
     const port = await server.edge.port();
     await sendAll(port, on(host, spellings(200)));
     await sendAll(port, on(`${site.subdomain}--v1.localhost`, spellings(200)));
-    await sendAll(port, generate(50, (i) => ({ host: `${site.subdomain}--v${i + 2}.localhost`, path: "/" })));
+    await sendAll(
+      port,
+      generate(50, (i) => ({ host: `${site.subdomain}--v${i + 2}.localhost`, path: "/" })),
+    );
     const usage = server.edgeMemory.usage();
     for (const part of ["routes", "manifests", "servedHosts", "sites", "unknownLabels"] as const) expect(usage[part].used, part).toBeGreaterThan(0);
     server.ctx.events.emit("resync");

@@ -123,7 +123,10 @@ function rootPage(manifest: Manifest): string {
   const root = manifest.root;
   if (root.kind === "pdf") return pdfViewerPage(root.path);
   if (root.kind === "image") return imagePage(root.path);
-  return listingPage([...manifest.files.values()].filter((f) => !f.path.startsWith("_")), formatBytes);
+  return listingPage(
+    [...manifest.files.values()].filter((f) => !f.path.startsWith("_")),
+    formatBytes,
+  );
 }
 
 /** What prepare() works out for a path: the answer, what of it is the route's own, whether it missed. */
@@ -173,7 +176,10 @@ function prepare(host: ServedHost, rawPath: string): PathAnswer {
       const headerPath = `/${requested.path}${requested.directory && requested.path ? "/" : ""}`;
       const extra = manifest.config.headers.length > 0 ? headersFor(manifest.config.headers, headerPath) : [];
       const key = `${route.status}\n${route.file.path}${extra.map(([name, value]) => `\n${name}: ${value}`).join("")}`;
-      const file = () => ({ kind: "file" as const, file: prepareFile(route.file, manifest, versionHost, route.status, host.protected ? [...extra, ...PROTECTED] : extra) });
+      const file = () => ({
+        kind: "file" as const,
+        file: prepareFile(route.file, manifest, versionHost, route.status, host.protected ? [...extra, ...PROTECTED] : extra),
+      });
       return { answer: sharedAnswer(host, key, file, () => ANSWER_BYTES), own: 0, miss };
     }
     case "root": {
@@ -255,7 +261,16 @@ function countWhenFinished(analytics: AnalyticsRecorder, req: IncomingMessage, r
   const before = req.socket.bytesWritten;
   res.once("finish", () => {
     if (reply.served === undefined) return;
-    analytics.record(reply.served, req.headers.host ?? "", reply.path ?? req.url ?? "/", req.headers, req.socket.remoteAddress, res.statusCode, { "content-type": res.getHeader("content-type") }, req.socket.bytesWritten - before);
+    analytics.record(
+      reply.served,
+      req.headers.host ?? "",
+      reply.path ?? req.url ?? "/",
+      req.headers,
+      req.socket.remoteAddress,
+      res.statusCode,
+      { "content-type": res.getHeader("content-type") },
+      req.socket.bytesWritten - before,
+    );
   });
 }
 

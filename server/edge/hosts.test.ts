@@ -6,7 +6,8 @@ import { EdgeMemory, MIN_BUDGET_BYTES } from "./memory/budget";
 function nameOf(length: number): string {
   const suffix = ".localhost";
   let name = "";
-  while (name.length < length - suffix.length) name += (name ? "." : "") + "a".repeat(Math.min(63, length - suffix.length - name.length - (name ? 1 : 0)));
+  while (name.length < length - suffix.length)
+    name += (name ? "." : "") + "a".repeat(Math.min(63, length - suffix.length - name.length - (name ? 1 : 0)));
   return name + suffix;
 }
 
@@ -39,7 +40,11 @@ describe("host routing", () => {
 
   it("sends an active custom domain to its site's subdomain, and every other host to the dashboard", () => {
     const active = new Map([["www.shop.test", { subdomain: "qwert" }]]);
-    const router = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost", customDomains: { target: (host) => active.get(host) } });
+    const router = createHostRouter({
+      appUrl: "http://localhost:8080",
+      sitesDomain: "localhost",
+      customDomains: { target: (host) => active.get(host) },
+    });
     expect(router.siteLabel("www.shop.test")).toBe("qwert");
     expect(router.siteLabel("WWW.Shop.Test.:8080")).toBe("qwert");
     expect(router.siteLabel("shop.test")).toBeUndefined();
@@ -51,7 +56,11 @@ describe("host routing", () => {
 
   it("gives a stable label for sites-domain hosts only, never for a custom domain", () => {
     const active = new Map([["www.shop.test", { subdomain: "qwert" }]]);
-    const router = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost", customDomains: { target: (host) => active.get(host) } });
+    const router = createHostRouter({
+      appUrl: "http://localhost:8080",
+      sitesDomain: "localhost",
+      customDomains: { target: (host) => active.get(host) },
+    });
     expect(router.stableLabel("Abcde.localhost:8080")).toBe("abcde");
     expect(router.stableLabel("www.shop.test")).toBeUndefined();
     expect(router.stableLabel("localhost:8080")).toBeUndefined();

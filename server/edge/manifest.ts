@@ -31,11 +31,7 @@ export interface ManifestFile {
 }
 
 /** What the root of a site serves: a file, or a page Berth generates. */
-export type RootKind =
-  | { kind: "file"; path: string }
-  | { kind: "pdf"; path: string }
-  | { kind: "image"; path: string }
-  | { kind: "listing" };
+export type RootKind = { kind: "file"; path: string } | { kind: "pdf"; path: string } | { kind: "image"; path: string } | { kind: "listing" };
 
 export interface Manifest {
   deploymentId: string;

@@ -147,8 +147,5 @@ export function listingPage(files: { path: string; size: number }[], formatSize:
     .sort((a, b) => a.path.localeCompare(b.path))
     .map((f) => `<li><a href="${escapeHtml(hrefFor(f.path))}"><span>${escapeHtml(f.path)}</span><small>${formatSize(f.size)}</small></a></li>`)
     .join("");
-  return page(
-    "Files",
-    `<div class="list"><h1>Files</h1><p>This site has no index.html, so here is everything it holds.</p><ul>${items}</ul></div>`,
-  );
+  return page("Files", `<div class="list"><h1>Files</h1><p>This site has no index.html, so here is everything it holds.</p><ul>${items}</ul></div>`);
 }

@@ -2,9 +2,7 @@
 // percent-decoded exactly once and then checked, so no encoding (%2e%2e, %2f, %5c, %00) can
 // climb out of the deployment or smuggle a separator.
 
-export type RequestPath =
-  | { ok: true; path: string; directory: boolean }
-  | { ok: false };
+export type RequestPath = { ok: true; path: string; directory: boolean } | { ok: false };
 
 export function parseRequestPath(target: string): RequestPath {
   const end = target.search(/[?#]/);

@@ -110,8 +110,7 @@ export const NEXT_MAX_LENGTH = 2048;
 const UNSAFE_RUN = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+/gu;
 
 /** Percent-encodes the UTF-8 bytes of a run (a lone surrogate becomes U+FFFD's bytes). */
-const escapeRun = (run: string) =>
-  Array.from(Buffer.from(run, "utf8"), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+const escapeRun = (run: string) => Array.from(Buffer.from(run, "utf8"), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
 
 /**
  * Where to send the visitor after the password: a path on this host. It goes out in a Location

@@ -91,4 +91,3 @@ export function nodeReply(res: ServerResponse): EdgeReply {
     },
   };
 }
-

@@ -22,7 +22,12 @@ function refusal(status: number, text: string): Refusal {
   return {
     status,
     body,
-    headers: { "content-type": "text/plain; charset=utf-8", "content-length": body.length, "cache-control": "no-store", "x-content-type-options": "nosniff" },
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": body.length,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
   };
 }
 

@@ -16,7 +16,8 @@ export const LIVE_CACHE = "public, max-age=0, must-revalidate";
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
 
 // A name carrying a content hash (app.3f9a2c1b.js, index-CnHfVklN.js) never changes content.
-const FINGERPRINTED = /[.-](?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{8,}\.(?:js|mjs|css|woff2?|ttf|otf|png|jpe?g|gif|svg|webp|avif|wasm|map)$/;
+const FINGERPRINTED =
+  /[.-](?=[A-Za-z0-9_]*\d)(?=[A-Za-z0-9_]*[A-Za-z])[A-Za-z0-9_]{8,}\.(?:js|mjs|css|woff2?|ttf|otf|png|jpe?g|gif|svg|webp|avif|wasm|map)$/;
 
 export function cacheControlFor(path: string, versionHost: boolean): string {
   return versionHost || FINGERPRINTED.test(path) ? IMMUTABLE_CACHE : LIVE_CACHE;
@@ -38,7 +39,13 @@ export interface PreparedFile {
   notModified: OutgoingHttpHeaders;
 }
 
-export function prepareFile(file: ManifestFile, manifest: Manifest, versionHost: boolean, status: number, extraHeaders: Array<[string, string]>): PreparedFile {
+export function prepareFile(
+  file: ManifestFile,
+  manifest: Manifest,
+  versionHost: boolean,
+  status: number,
+  extraHeaders: Array<[string, string]>,
+): PreparedFile {
   const base: OutgoingHttpHeaders = {
     "content-type": file.contentType,
     etag: file.etag,
@@ -143,7 +150,11 @@ export async function respondWithRange(req: IncomingMessage, res: ServerResponse
     return;
   }
   if (range.kind === "single") {
-    res.writeHead(206, { ...p.base, "content-range": contentRange(range.start, range.end, file.size), "content-length": range.end - range.start + 1 });
+    res.writeHead(206, {
+      ...p.base,
+      "content-range": contentRange(range.start, range.end, file.size),
+      "content-length": range.end - range.start + 1,
+    });
     if (head) return void res.end();
     if (deps.cache.fits(file.size)) {
       const buffer = deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256));

@@ -38,7 +38,8 @@ function findFile(manifest: Manifest, path: string, directory: boolean): Route |
     // "/about.html" → "/about": one URL per page. Index files are served where they are asked
     // for, as every static server does, since links to "/index.html" are everywhere.
     const isIndex = path === "index.html" || path.endsWith("/index.html");
-    if (!isIndex && path.endsWith(".html") && !lookup(manifest, path.slice(0, -5))) return { kind: "redirect", location: hrefFor(path.slice(0, -5)), status: 301 };
+    if (!isIndex && path.endsWith(".html") && !lookup(manifest, path.slice(0, -5)))
+      return { kind: "redirect", location: hrefFor(path.slice(0, -5)), status: 301 };
     return { kind: "file", file: exact, status: 200 };
   }
   const page = lookup(manifest, `${path}.html`);

@@ -277,7 +277,14 @@ describe.each(DRIVERS)("share links and private sites on the edge (%s)", (driver
   it("answers 410 once a link has expired, and its cookie lasts no longer than the link", async () => {
     const { client, site, user } = await privateSite();
     const expiresAt = Date.now() + 3000;
-    const row = await insertShareLink(server.ctx.db, { site_id: site.id, user_id: user.id, name: "Brief", expires_at: new Date(expiresAt), password_hash: null, max_views: null });
+    const row = await insertShareLink(server.ctx.db, {
+      site_id: site.id,
+      user_id: user.id,
+      name: "Brief",
+      expires_at: new Date(expiresAt),
+      password_hash: null,
+      max_views: null,
+    });
     // Made behind the API's back: tell the edge, as the service would.
     server.ctx.events.emit("site", { userId: user.id, siteId: site.id, subdomain: site.subdomain });
     const path = `/_share/${shareToken(server.ctx.shareKeys, row.id)}`;

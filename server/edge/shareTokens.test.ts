@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { checkShareCookie, issueShareCookie, linkIdOfToken, SHARE_MAX_AGE_SECONDS, shareCookieHeader, shareCookiesOf, shareKeys, shareToken } from "./shareTokens";
+import {
+  checkShareCookie,
+  issueShareCookie,
+  linkIdOfToken,
+  SHARE_MAX_AGE_SECONDS,
+  shareCookieHeader,
+  shareCookiesOf,
+  shareKeys,
+  shareToken,
+} from "./shareTokens";
 
 const keys = shareKeys("test-secret", "http://localhost:8080");
 const LINK = "0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b";
@@ -56,7 +65,9 @@ describe("share cookies", () => {
     expect(checkShareCookie(keys, value, "99999999-2222-4333-8444-555555555555", now)).toBeUndefined();
     expect(checkShareCookie(keys, [site, "00000000-1b3d-4e5f-8a9b-0c1d2e3f4a5b", expires, signature].join("."), SITE, now)).toBeUndefined();
     expect(checkShareCookie(keys, [site, link, String(Number(expires) + 1000), signature].join("."), SITE, now)).toBeUndefined();
-    expect(checkShareCookie(keys, [site, link, expires, signature!.replace(/^./, (c) => (c === "A" ? "B" : "A"))].join("."), SITE, now)).toBeUndefined();
+    expect(
+      checkShareCookie(keys, [site, link, expires, signature!.replace(/^./, (c) => (c === "A" ? "B" : "A"))].join("."), SITE, now),
+    ).toBeUndefined();
     expect(checkShareCookie(keys, `${value}.x`, SITE, now)).toBeUndefined();
     expect(checkShareCookie(shareKeys("another secret", "http://x"), value, SITE, now)).toBeUndefined();
     // A URL token is not a cookie, whatever is put around it.

@@ -65,21 +65,37 @@ export function startWorker(
   intervalMs = WORKER_INTERVAL_MS,
   domainIntervalMs = DOMAIN_INTERVAL_MS,
 ): { stop(): Promise<void> } {
-  const housekeeping = every(intervalMs, () => runWorkerTick(ctx, compressor), (error) => ctx.log.error({ err: error }, "worker tick failed"));
+  const housekeeping = every(
+    intervalMs,
+    () => runWorkerTick(ctx, compressor),
+    (error) => ctx.log.error({ err: error }, "worker tick failed"),
+  );
   const dns = createDnsLookup(ctx.env.dnsServers);
   const domains = every(
     domainIntervalMs,
     () => provisionDueDomains(ctx, dns),
     (error) => ctx.log.error({ err: error }, "custom-domain provisioning failed"),
   );
-  const analytics = every(ANALYTICS_INTERVAL_MS, () => rollUpAnalytics(ctx), (error) => ctx.log.error({ err: error }, "analytics roll-up failed"));
+  const analytics = every(
+    ANALYTICS_INTERVAL_MS,
+    () => rollUpAnalytics(ctx),
+    (error) => ctx.log.error({ err: error }, "analytics roll-up failed"),
+  );
   // What a crash left behind, once older than BERTH_ORPHAN_GRACE_SECONDS (services/sweepOrphans.ts).
-  const orphans = every(sweepIntervalMs(ctx.env.orphanGraceMs), () => sweepOrphans(ctx), (error) => ctx.log.error({ err: error }, "orphan sweep failed"));
+  const orphans = every(
+    sweepIntervalMs(ctx.env.orphanGraceMs),
+    () => sweepOrphans(ctx),
+    (error) => ctx.log.error({ err: error }, "orphan sweep failed"),
+  );
   // BERTH_BACKUP_DAILY: once per UTC day, scheduled by the archives' names (backup/daily.ts).
   const stopping = new AbortController();
   const dailyBackup = dailyBackupTask(ctx, { signal: stopping.signal });
   const backups = ctx.env.backupDaily
-    ? every(BACKUP_CHECK_INTERVAL_MS, () => dailyBackup(), (error) => ctx.log.error({ err: error }, "daily backup failed"))
+    ? every(
+        BACKUP_CHECK_INTERVAL_MS,
+        () => dailyBackup(),
+        (error) => ctx.log.error({ err: error }, "daily backup failed"),
+      )
     : undefined;
   return {
     async stop() {

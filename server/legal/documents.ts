@@ -21,9 +21,7 @@ function load(name: LegalDocumentName, customFile: string | undefined): LegalDoc
     try {
       return { title: TITLES[name], markdown: readFileSync(path.resolve(customFile), "utf8"), custom: true };
     } catch (error) {
-      throw new LegalFileError(
-        `Cannot read the ${TITLES[name].toLowerCase()} from ${customFile}: ${(error as Error).message}`,
-      );
+      throw new LegalFileError(`Cannot read the ${TITLES[name].toLowerCase()} from ${customFile}: ${(error as Error).message}`);
     }
   }
   const file = path.join(projectRoot, "server", "legal", `${name}.md`);

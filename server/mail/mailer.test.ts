@@ -71,10 +71,7 @@ describe("SMTP", () => {
   afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 
   it("delivers through BERTH_SMTP_URL", async () => {
-    const mailer = createMailer(
-      { smtpUrl: `smtp://127.0.0.1:${port}`, from: "Berth <no-reply@berth.test>", dataDir: "/nonexistent" },
-      log,
-    );
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: "Berth <no-reply@berth.test>", dataDir: "/nonexistent" }, log);
     await mailer.send(verifyEmailMessage("ada@example.com", "http://localhost:8080/verify?token=abc"));
     expect(received).toHaveLength(1);
     expect(received[0]!.from).toBe("no-reply@berth.test");

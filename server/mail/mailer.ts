@@ -52,10 +52,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-export function createMailer(
-  options: { smtpUrl: string | undefined; from: string; dataDir: string },
-  log: FastifyBaseLogger,
-): Mailer {
+export function createMailer(options: { smtpUrl: string | undefined; from: string; dataDir: string }, log: FastifyBaseLogger): Mailer {
   return options.smtpUrl
     ? createSmtpMailer(options.smtpUrl, options.from)
     : createOutboxMailer(path.join(options.dataDir, "outbox"), options.from, log);

@@ -57,20 +57,12 @@ export function resetPasswordMessage(to: string, link: string): Template {
   };
 }
 
-export function contactMessageMail(
-  to: string,
-  message: { name: string; email: string; subject: string; message: string },
-): Template {
+export function contactMessageMail(to: string, message: { name: string; email: string; subject: string; message: string }): Template {
   return {
     to,
     replyTo: message.email,
     subject: `[Berth contact] ${message.subject}`,
-    text: [
-      `From: ${message.name} <${message.email}>`,
-      `Subject: ${message.subject}`,
-      "",
-      message.message,
-    ].join("\n"),
+    text: [`From: ${message.name} <${message.email}>`, `Subject: ${message.subject}`, "", message.message].join("\n"),
   };
 }
 
@@ -120,10 +112,7 @@ export function deploymentFailedMessage(
   };
 }
 
-export function domainActiveMessage(
-  to: string,
-  notice: { name: string; siteName: string; domain: string; link: string },
-): Template {
+export function domainActiveMessage(to: string, notice: { name: string; siteName: string; domain: string; link: string }): Template {
   return {
     to,
     link: notice.link,

@@ -87,7 +87,12 @@ describe.each(DRIVERS)("hostile content (%s)", (driver) => {
   it("names a downloaded file safely whatever its name holds", async () => {
     const names = ['quote"semi;colon.html', "é ü.html", "pct%0d%0a.html", "tab\u00a0nbsp.html"];
     const zip = await zipOf(names.map((name) => ({ name, data: "<p>x</p>" })));
-    const upload = await postMultipart(owner.client, `/api/sites/${site.id}/files`, { extract: "true" }, { name: "odd.zip", content: zip, type: "application/zip" });
+    const upload = await postMultipart(
+      owner.client,
+      `/api/sites/${site.id}/files`,
+      { extract: "true" },
+      { name: "odd.zip", content: zip, type: "application/zip" },
+    );
     expect(upload.statusCode, upload.body).toBe(201);
     const added = upload.json<{ files: SiteFileResponse[] }>().files.filter((f) => !f.is_folder);
     expect(added).toHaveLength(names.length);
@@ -99,7 +104,11 @@ describe.each(DRIVERS)("hostile content (%s)", (driver) => {
   });
 
   it("serves a picture only as the image its bytes are, and refuses a page posing as one", async () => {
-    for (const [name, type] of [["me.png", "image/png"], ["me.svg", "image/svg+xml"], ["me.html", "text/html"]] as const) {
+    for (const [name, type] of [
+      ["me.png", "image/png"],
+      ["me.svg", "image/svg+xml"],
+      ["me.html", "text/html"],
+    ] as const) {
       const refused = await uploadAvatar(owner.client, { name, content: PAGE, type });
       expect(refused.statusCode, name).toBeGreaterThanOrEqual(400);
       expect(refused.statusCode, name).toBeLessThan(500);
@@ -123,7 +132,10 @@ describe.each(DRIVERS)("hostile content (%s)", (driver) => {
       const response = await owner.client.get(url);
       const type = String(response.headers["content-type"] ?? "");
       const attachment = String(response.headers["content-disposition"] ?? "").startsWith("attachment");
-      expect(type.startsWith("application/json") || type.startsWith("text/plain") || /^image\/(png|jpeg|webp)$/.test(type) || attachment, `${url}: ${type}`).toBe(true);
+      expect(
+        type.startsWith("application/json") || type.startsWith("text/plain") || /^image\/(png|jpeg|webp)$/.test(type) || attachment,
+        `${url}: ${type}`,
+      ).toBe(true);
       expect(response.headers["x-content-type-options"], url).toBe("nosniff");
       expect(String(response.headers["content-security-policy"]), url).toMatch(/default-src '(self|none)'/);
       if (!type.startsWith("image/")) expect(response.body, url).not.toContain("<script>fetch('/api/me')");
@@ -131,7 +143,9 @@ describe.each(DRIVERS)("hostile content (%s)", (driver) => {
   });
 
   it("does not reflect a script through better-auth's error page, and the dashboard's CSP forbids inline scripts there", async () => {
-    const response = await server.client().get(`/api/auth/error?error=${encodeURIComponent('<script>alert(1)</script>"><img src=x onerror=alert(1)>')}`);
+    const response = await server
+      .client()
+      .get(`/api/auth/error?error=${encodeURIComponent('<script>alert(1)</script>"><img src=x onerror=alert(1)>')}`);
     expect(response.body).not.toContain("<script>alert(1)</script>");
     expect(response.body).not.toContain("onerror=alert(1)>");
     expect(String(response.headers["content-security-policy"])).toMatch(/script-src 'self'(;|$)/);

@@ -39,7 +39,11 @@ function junkCookies(): string[] {
 const DEPLOYMENTS: Array<{ name: string; env: Record<string, string>; origin: string }> = [
   { name: "over HTTP", env: {}, origin: "http://localhost:8080" },
   // The dashboard under the sites' own domain: Berth refuses to start so unless told to allow it.
-  { name: "over HTTPS", env: { BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "example.com", BERTH_ALLOW_SHARED_DOMAIN: "true" }, origin: "https://berth.example.com" },
+  {
+    name: "over HTTPS",
+    env: { BERTH_APP_URL: "https://berth.example.com", BERTH_SITES_DOMAIN: "example.com", BERTH_ALLOW_SHARED_DOMAIN: "true" },
+    origin: "https://berth.example.com",
+  },
 ];
 
 describe.each(DRIVERS)("cookie tossing (%s)", (driver) => {
@@ -158,7 +162,12 @@ describe.each(DRIVERS)("cookie tossing (%s)", (driver) => {
       "SET-COOKIE: a=b",
       "  Set-Cookie   : a=b",
     ])("refuses a _headers line that sets a cookie (%s), and the old version stays live", async (line) => {
-      const response = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "_headers", content: `/*\n  ${line}\n`, type: "text/plain" });
+      const response = await postMultipart(
+        client,
+        `/api/sites/${site.id}/files`,
+        {},
+        { name: "_headers", content: `/*\n  ${line}\n`, type: "text/plain" },
+      );
       const deployment = response.json<{ deployment: DeploymentResponse }>().deployment;
       expect(deployment.status).toBe("failed");
       expect(deployment.error).toMatch(/^_headers line 2: Set-Cookie cannot be set: sites cannot set cookies through _headers$/i);
@@ -169,15 +178,26 @@ describe.each(DRIVERS)("cookie tossing (%s)", (driver) => {
     });
 
     it.each([
-      ['Clear-Site-Data: "cookies"', "Clear-Site-Data cannot be set: it clears cookies of every site under the same parent domain, not only this site's"],
+      [
+        'Clear-Site-Data: "cookies"',
+        "Clear-Site-Data cannot be set: it clears cookies of every site under the same parent domain, not only this site's",
+      ],
       ['clear-site-data: "*"', "clear-site-data cannot be set: it clears cookies of every site under the same parent domain, not only this site's"],
-      ["Set-Cookie2: berth.session_token=planted; Domain=.localhost; Version=1", "Set-Cookie2 cannot be set: sites cannot set cookies through _headers"],
+      [
+        "Set-Cookie2: berth.session_token=planted; Domain=.localhost; Version=1",
+        "Set-Cookie2 cannot be set: sites cannot set cookies through _headers",
+      ],
       [
         "Strict-Transport-Security: max-age=31536000; includeSubDomains",
         "Strict-Transport-Security cannot use includeSubDomains: it would force HTTPS on every host under this one, which need not be this site's",
       ],
     ])("refuses %j, which reaches past the site's own host, and the old version stays live", async (line, reason) => {
-      const response = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "_headers", content: `/*\n  ${line}\n`, type: "text/plain" });
+      const response = await postMultipart(
+        client,
+        `/api/sites/${site.id}/files`,
+        {},
+        { name: "_headers", content: `/*\n  ${line}\n`, type: "text/plain" },
+      );
       const deployment = response.json<{ deployment: DeploymentResponse }>().deployment;
       expect(deployment.status).toBe("failed");
       expect(deployment.error).toBe(`_headers line 2: ${reason}`);
@@ -208,7 +228,9 @@ describe.each(DRIVERS)("cookie tossing (%s)", (driver) => {
         expect(cookies[0]).not.toMatch(/^(__Host-|__Secure-)?berth\./);
       }
       // The dashboard's session cookie sent to a site host is neither echoed nor needed.
-      const served = await server.edge.get(host, "/", { headers: { cookie: `berth.session_token=${"x".repeat(40)}; ${String(pass.headers["set-cookie"]).split(";")[0]}` } });
+      const served = await server.edge.get(host, "/", {
+        headers: { cookie: `berth.session_token=${"x".repeat(40)}; ${String(pass.headers["set-cookie"]).split(";")[0]}` },
+      });
       expect(served.status).toBe(200);
       expect(served.headers["set-cookie"]).toBeUndefined();
       expect(served.text).not.toContain("x".repeat(40));

@@ -97,7 +97,12 @@ describe.each(DRIVERS)("cross-site writes (%s)", (driver) => {
     const response = await server.app.inject({
       method: "POST",
       url: "/%61pi/subdomains/reserve",
-      headers: { origin: TEST_APP_URL, "sec-fetch-site": "same-origin", cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${v}`).join("; "), "content-type": "text/plain" },
+      headers: {
+        origin: TEST_APP_URL,
+        "sec-fetch-site": "same-origin",
+        cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        "content-type": "text/plain",
+      },
       payload: "{}",
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -109,7 +114,11 @@ describe.each(DRIVERS)("cross-site writes (%s)", (driver) => {
       const response = await server.app.inject({
         method,
         url: "/api/me",
-        headers: { origin: siteOrigin, "access-control-request-method": "PATCH", cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+        headers: {
+          origin: siteOrigin,
+          "access-control-request-method": "PATCH",
+          cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        },
       });
       expect(response.headers["access-control-allow-origin"], method).toBeUndefined();
       expect(response.headers["access-control-allow-credentials"], method).toBeUndefined();

@@ -66,11 +66,19 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
     subdomain = open.site.subdomain;
     await server.compressor.kick();
     // Files in the working tree that never reached a deployment: the publish fails on _redirects.
-    const draft = await postMultipart(open.client, `/api/sites/${open.site.id}/files`, { extract: "true" }, {
-      name: "draft.zip",
-      content: await zipOf([{ name: "draft.html", data: secrets.draft.content }, { name: "_redirects", data: "/a /b 999\n" }]),
-      type: "application/zip",
-    });
+    const draft = await postMultipart(
+      open.client,
+      `/api/sites/${open.site.id}/files`,
+      { extract: "true" },
+      {
+        name: "draft.zip",
+        content: await zipOf([
+          { name: "draft.html", data: secrets.draft.content },
+          { name: "_redirects", data: "/a /b 999\n" },
+        ]),
+        type: "application/zip",
+      },
+    );
     expect(draft.json().deployment.status).toBe("failed");
 
     const files = (s: { content: string }) => [
@@ -83,7 +91,9 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
     const link = await hidden.client.post(`/api/sites/${hidden.site.id}/share-links`, { name: "Friend" });
     sharePath = new URL(link.json<{ url: string }>().url).pathname;
     const locked = await ownerWithSite(server, "pro", files(secrets.protected));
-    expect((await locked.client.request("PUT", `/api/sites/${locked.site.id}/password`, { json: { password: "a long site password" } })).statusCode).toBe(200);
+    expect(
+      (await locked.client.request("PUT", `/api/sites/${locked.site.id}/password`, { json: { password: "a long site password" } })).statusCode,
+    ).toBe(200);
     const gone = await ownerWithSite(server, "pro", files(secrets.deleted));
     expect((await gone.client.delete(`/api/sites/${gone.site.id}`)).statusCode).toBe(200);
     // Beside the database and in the blob store's own directory.
@@ -118,17 +128,72 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
 
   const leaked = (bytes: Buffer | string) => {
     const text = typeof bytes === "string" ? bytes : bytes.toString("latin1");
-    return Object.entries(secrets).filter(([, s]) => text.includes(s.fingerprint)).map(([name]) => name);
+    return Object.entries(secrets)
+      .filter(([, s]) => text.includes(s.fingerprint))
+      .map(([name]) => name);
   };
 
   it("answers thousands of random requests through node's client without a 5xx or a secret", { timeout: 60_000 }, async () => {
     const { next, pick, int } = generator(20260);
     const pieces = [
-      "..", "%2e%2e", "%2E%2e", ".%2e", "%2f", "%5c", "\\", "//", "%00", "%c0%ae", "%c0%af", "%ff", "%e2%80%a4", "%ef%bc%8e", "%252e%252e",
-      "....//", ";", "%3b", "~", ".", "./", "index.html", "INDEX.HTML", "index.html%00.png", "index.html%20", "docs", "about", "old", "go",
-      "blog", "2026", "é", "e%CC%81", "?", "#", "%", "a".repeat(300), "_redirects", "_headers", "200.html", "404.html", "photo.bin", "big.bin",
-      "app.js", "secret.html", "draft.html", "secret.txt", "blobs", "db", "etc", "passwd", ".berth", ".berth/password", "_share", sharePath.slice(1),
-      server.ctx.env.dataDir.slice(1), "..%2f..%2f..%2f", "%2e%2e%5c",
+      "..",
+      "%2e%2e",
+      "%2E%2e",
+      ".%2e",
+      "%2f",
+      "%5c",
+      "\\",
+      "//",
+      "%00",
+      "%c0%ae",
+      "%c0%af",
+      "%ff",
+      "%e2%80%a4",
+      "%ef%bc%8e",
+      "%252e%252e",
+      "....//",
+      ";",
+      "%3b",
+      "~",
+      ".",
+      "./",
+      "index.html",
+      "INDEX.HTML",
+      "index.html%00.png",
+      "index.html%20",
+      "docs",
+      "about",
+      "old",
+      "go",
+      "blog",
+      "2026",
+      "é",
+      "e%CC%81",
+      "?",
+      "#",
+      "%",
+      "a".repeat(300),
+      "_redirects",
+      "_headers",
+      "200.html",
+      "404.html",
+      "photo.bin",
+      "big.bin",
+      "app.js",
+      "secret.html",
+      "draft.html",
+      "secret.txt",
+      "blobs",
+      "db",
+      "etc",
+      "passwd",
+      ".berth",
+      ".berth/password",
+      "_share",
+      sharePath.slice(1),
+      server.ctx.env.dataDir.slice(1),
+      "..%2f..%2f..%2f",
+      "%2e%2e%5c",
     ];
     const ranges = () =>
       pick([
@@ -146,7 +211,19 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
         "",
       ]);
     // Real paths, alone or after traversal pieces, so that many requests reach a file.
-    const real = ["index.html", "about", "docs/", "app.js", "photo.bin", "big.bin", "old", "blog/2026/hello", "secret.html", "draft.html", sharePath.slice(1)];
+    const real = [
+      "index.html",
+      "about",
+      "docs/",
+      "app.js",
+      "photo.bin",
+      "big.bin",
+      "old",
+      "blog/2026/hello",
+      "secret.html",
+      "draft.html",
+      sharePath.slice(1),
+    ];
     const statuses = new Map<number, number>();
     for (let i = 0; i < 3000; i++) {
       const parts = Array.from({ length: int(4) }, () => pick(pieces));
@@ -160,8 +237,10 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
       if (next() < 0.2) headers["if-none-match"] = pick(["*", '"x"', "W/", ",,,", '"' + "a".repeat(64) + '"']);
       if (next() < 0.1) headers["if-range"] = pick(['"x"', "Thu, 01 Jan 1970 00:00:00 GMT", "garbage"]);
       if (next() < 0.1) headers["if-modified-since"] = pick(["Thu, 01 Jan 2099 00:00:00 GMT", "yesterday", ""]);
-      if (next() < 0.1) headers.cookie = pick(["berth_site_pass=a.b.c.d", "berth_share=" + "x".repeat(300), "a=b; ".repeat(100), "berth_site_pass=;"]);
-      const body = method === "POST" || method === "PUT" || method === "PATCH" ? pick(["password=guess&next=/", "x".repeat(int(3000)), ""]) : undefined;
+      if (next() < 0.1)
+        headers.cookie = pick(["berth_site_pass=a.b.c.d", "berth_share=" + "x".repeat(300), "a=b; ".repeat(100), "berth_site_pass=;"]);
+      const body =
+        method === "POST" || method === "PUT" || method === "PATCH" ? pick(["password=guess&next=/", "x".repeat(int(3000)), ""]) : undefined;
       if (body !== undefined) headers["content-type"] = pick(["application/x-www-form-urlencoded", "text/plain", "multipart/form-data"]);
       let response: EdgeResponse | undefined;
       try {
@@ -183,7 +262,10 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
 
   it("answers a valid range exactly: 206 with the bytes, 416 past the end, the whole file for an invalid one", async () => {
     const { pick, int } = generator(7);
-    for (const [name, file] of [["photo.bin", PHOTO], ["big.bin", BIG]] as const) {
+    for (const [name, file] of [
+      ["photo.bin", PHOTO],
+      ["big.bin", BIG],
+    ] as const) {
       const size = file.length;
       for (let i = 0; i < 150; i++) {
         const a = int(size + 200);
@@ -215,9 +297,26 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
     const { next, pick, int } = generator(99);
     const port = await server.edge.port();
     const targets = [
-      "/", "/index.html", "*", "", "//", "/..", "/%2e%2e/%2e%2e/secret.txt", "/../../../../etc/passwd", `http://${hiddenHost}/secret.html`,
-      `http://${publicHost}/photo.bin`, "http://[::1]/", "/\u00e9", "/a b", "/\x00", `/${"a".repeat(9000)}`, "/index.html?x=%", "/draft.html",
-      "/secret.html", `/${server.ctx.env.dataDir}/secret.txt`, sharePath,
+      "/",
+      "/index.html",
+      "*",
+      "",
+      "//",
+      "/..",
+      "/%2e%2e/%2e%2e/secret.txt",
+      "/../../../../etc/passwd",
+      `http://${hiddenHost}/secret.html`,
+      `http://${publicHost}/photo.bin`,
+      "http://[::1]/",
+      "/\u00e9",
+      "/a b",
+      "/\x00",
+      `/${"a".repeat(9000)}`,
+      "/index.html?x=%",
+      "/draft.html",
+      "/secret.html",
+      `/${server.ctx.env.dataDir}/secret.txt`,
+      sharePath,
     ];
     const lines = [
       () => `Host: ${pick([publicHost, ...hosts])}`,

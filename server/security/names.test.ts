@@ -138,9 +138,7 @@ describe.each(DRIVERS)("names (%s)", (driver) => {
     expect((await client.post("/api/auth/sign-up/email", { email, password: "correct horse battery", name: "Someone Else" })).statusCode).toBe(200);
     expect((await client.post("/api/auth/request-password-reset", { email, redirectTo: "/auth/update-password" })).statusCode).toBe(200);
     const mails = server.outbox.messagesTo(email);
-    expect(mails.map((m) => m.subject)).toEqual(
-      expect.arrayContaining(["Confirm your e-mail address for Berth", "Reset your Berth password"]),
-    );
+    expect(mails.map((m) => m.subject)).toEqual(expect.arrayContaining(["Confirm your e-mail address for Berth", "Reset your Berth password"]));
     for (const mail of mails) {
       expect(mail.text).not.toContain("locked");
       expect(mail.text).not.toContain("Someone Else");

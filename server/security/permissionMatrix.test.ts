@@ -11,7 +11,19 @@ import { buildUser } from "../test/factories";
 import { profiles, sites, users } from "../db/schema";
 import { snapshot, snapshotOfUser } from "./snapshot";
 import { currentSessionId, markerOf, setBanned, signIn, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "./tenants";
-import { collectRoutes, hasBody, isAdminRoute, pathOf, PUBLIC_ROUTES, send, shapeOf, SHAPES, AUTH_WRITES, type Route, type Shape } from "./routeTable";
+import {
+  collectRoutes,
+  hasBody,
+  isAdminRoute,
+  pathOf,
+  PUBLIC_ROUTES,
+  send,
+  shapeOf,
+  SHAPES,
+  AUTH_WRITES,
+  type Route,
+  type Shape,
+} from "./routeTable";
 
 const ROUTES = await collectRoutes();
 const WITH_PARAMS = ROUTES.filter((r) => r.params.length > 0);
@@ -44,7 +56,14 @@ const massAssigned = (foreign: Ids): Record<string, unknown> => ({
 function withForeignFields(shape: Shape, foreign: Ids): Shape {
   const extra = massAssigned(foreign);
   if (shape.form) {
-    const fields: Record<string, string> = { user_id: foreign.userId, site_id: foreign.siteId, status: "deleted", plan: "free", is_admin: "true", id: foreign.siteId };
+    const fields: Record<string, string> = {
+      user_id: foreign.userId,
+      site_id: foreign.siteId,
+      status: "deleted",
+      plan: "free",
+      is_admin: "true",
+      id: foreign.siteId,
+    };
     return { form: { fields: { ...fields, ...shape.form.fields }, file: shape.form.file } };
   }
   if (shape.json) return { json: { ...extra, ...shape.json } };
@@ -52,7 +71,14 @@ function withForeignFields(shape: Shape, foreign: Ids): Shape {
 }
 
 const foreignQuery = (foreign: Ids) =>
-  "?" + new URLSearchParams({ user_id: foreign.userId, userId: foreign.userId, site_id: foreign.siteId, siteId: foreign.siteId, id: foreign.siteId }).toString();
+  "?" +
+  new URLSearchParams({
+    user_id: foreign.userId,
+    userId: foreign.userId,
+    site_id: foreign.siteId,
+    siteId: foreign.siteId,
+    id: foreign.siteId,
+  }).toString();
 
 /** Things of `ids` that no answer to someone else may contain. */
 const secretsOf = (ids: Ids) => [markerOf(ids.userId), ids.email, ids.hostname, ids.siteId, ids.fileId, ids.linkId, ids.domainId, ids.sessionId];
@@ -60,8 +86,14 @@ const secretsOf = (ids: Ids) => [markerOf(ids.userId), ids.email, ids.hostname, 
 describe("the route table", () => {
   it("has a decision for every route", () => {
     const keys = new Set(ROUTES.map((r) => r.key));
-    expect([...PUBLIC_ROUTES].filter((key) => !keys.has(key)), "public routes that no longer exist").toEqual([]);
-    expect(Object.keys(SHAPES).filter((key) => !keys.has(key)), "bodies of routes that no longer exist").toEqual([]);
+    expect(
+      [...PUBLIC_ROUTES].filter((key) => !keys.has(key)),
+      "public routes that no longer exist",
+    ).toEqual([]);
+    expect(
+      Object.keys(SHAPES).filter((key) => !keys.has(key)),
+      "bodies of routes that no longer exist",
+    ).toEqual([]);
     const undecided = ROUTES.filter((r) => hasBody(r.method) && !r.url.includes("*") && !SHAPES[r.key]).map((r) => r.key);
     expect(undecided, "write routes without a body in SHAPES").toEqual([]);
     expect(Object.keys(AUTH_WRITES).length).toBeGreaterThan(0);
@@ -89,33 +121,38 @@ describe.each(DRIVERS)("permission matrix (%s)", (driver) => {
   afterAll(() => server.close());
 
   /** The answer a caller who may not use the route gets. */
-  const refusal = (route: Route, role: "guest" | "stranger" | "banned") => (isAdminRoute(route) ? 404 : { guest: 401, stranger: 404, banned: 403 }[role]);
+  const refusal = (route: Route, role: "guest" | "stranger" | "banned") =>
+    isAdminRoute(route) ? 404 : { guest: 401, stranger: 404, banned: 403 }[role];
 
-  it.each(WITH_PARAMS.map((r) => [r.key, r] as const))("%s: a guest, another user and a banned user are refused and change nothing", async (_key, route) => {
-    const victim = owner.ids;
-    const callers = [
-      { role: "guest" as const, client: server.client(), own: undefined },
-      { role: "stranger" as const, client: stranger.client, own: stranger.ids },
-      { role: "banned" as const, client: banned.client, own: banned.ids },
-    ];
-    let before = await snapshot(server);
-    for (const { role, client, own } of callers) {
-      // The victim's ids everywhere; then the caller's own first id (their site, or themselves
-      // for an admin route) with the victim's ids for the rest, where a route checks the parent
-      // and forgets to scope the child.
-      const variants = [{ name: "the victim's ids", url: pathOf(route, victim) }];
-      if (own && (route.params.length > 1 || isAdminRoute(route))) variants.push({ name: "own first id, victim's others", url: pathOf(route, victim, own) });
-      for (const variant of variants) {
-        const label = `${role}, ${variant.name}: ${route.method} ${variant.url}`;
-        const response = await send(client, route.method, variant.url, shapeOf(route, victim));
-        expect(response.statusCode, `${label} → ${response.body}`).toBe(refusal(route, role));
-        for (const secret of secretsOf(victim)) expect(response.body, label).not.toContain(secret);
-        const after = await snapshot(server);
-        expect(after, label).toEqual(before);
-        before = after;
+  it.each(WITH_PARAMS.map((r) => [r.key, r] as const))(
+    "%s: a guest, another user and a banned user are refused and change nothing",
+    async (_key, route) => {
+      const victim = owner.ids;
+      const callers = [
+        { role: "guest" as const, client: server.client(), own: undefined },
+        { role: "stranger" as const, client: stranger.client, own: stranger.ids },
+        { role: "banned" as const, client: banned.client, own: banned.ids },
+      ];
+      let before = await snapshot(server);
+      for (const { role, client, own } of callers) {
+        // The victim's ids everywhere; then the caller's own first id (their site, or themselves
+        // for an admin route) with the victim's ids for the rest, where a route checks the parent
+        // and forgets to scope the child.
+        const variants = [{ name: "the victim's ids", url: pathOf(route, victim) }];
+        if (own && (route.params.length > 1 || isAdminRoute(route)))
+          variants.push({ name: "own first id, victim's others", url: pathOf(route, victim, own) });
+        for (const variant of variants) {
+          const label = `${role}, ${variant.name}: ${route.method} ${variant.url}`;
+          const response = await send(client, route.method, variant.url, shapeOf(route, victim));
+          expect(response.statusCode, `${label} → ${response.body}`).toBe(refusal(route, role));
+          for (const secret of secretsOf(victim)) expect(response.body, label).not.toContain(secret);
+          const after = await snapshot(server);
+          expect(after, label).toEqual(before);
+          before = after;
+        }
       }
-    }
-  });
+    },
+  );
 
   it.each(WITHOUT_PARAMS.filter((r) => !PUBLIC_ROUTES.has(r.key)).map((r) => [r.key, r] as const))("%s: a guest gets 401", async (_key, route) => {
     const before = await snapshot(server);
@@ -147,7 +184,8 @@ describe.each(DRIVERS)("permission matrix (%s)", (driver) => {
     }
     if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
     if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
-    if (route.key === "POST /api/sites") ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };
+    if (route.key === "POST /api/sites")
+      ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };
     if (isAdminRoute(route)) return { ids: { ...ids, userId: (await buildUser(server)).id }, caller: admin };
     return { ids, caller: owner.client };
   }

@@ -64,7 +64,8 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
     });
 
   /** Sends every request at once and returns the statuses in the order the requests were made. */
-  const burst = async (requests: (() => Promise<{ statusCode: number }>)[]) => (await Promise.all(requests.map((send) => send()))).map((r) => r.statusCode);
+  const burst = async (requests: (() => Promise<{ statusCode: number }>)[]) =>
+    (await Promise.all(requests.map((send) => send()))).map((r) => r.statusCode);
 
   describe("better-auth's endpoints", () => {
     it(`sign-in: at most ${AUTH_LIMITS.signIn.max} passwords checked, the right one last refused`, async () => {
@@ -73,7 +74,10 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
       // Spellings that reach the same endpoint must share its counter.
       const paths = ["/api/auth/sign-in/email", "/api/auth/./sign-in/email", "/api/auth/x/../sign-in/email"];
       const statuses = await burst([
-        ...Array.from({ length: BURST - 1 }, (_, i) => () => post(`${paths[i % paths.length]}?i=${i}`, { email: user.email, password: `wrong guess ${i}` }, address)),
+        ...Array.from(
+          { length: BURST - 1 },
+          (_, i) => () => post(`${paths[i % paths.length]}?i=${i}`, { email: user.email, password: `wrong guess ${i}` }, address),
+        ),
         () => post("/api/auth/sign-in/email", { email: user.email, password: user.password }, address),
       ]);
       expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(AUTH_LIMITS.signIn.max);
@@ -83,7 +87,9 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
     it(`sign-up: at most ${AUTH_LIMITS.signUp.max} accounts made`, async () => {
       const address = nextAddress();
       const emails = Array.from({ length: BURST }, (_, i) => `burst${i}.${driver}.${Date.now()}@example.com`);
-      const statuses = await burst(emails.map((email) => () => post("/api/auth/sign-up/email", { email, password: "a long password", name: "Burst" }, address)));
+      const statuses = await burst(
+        emails.map((email) => () => post("/api/auth/sign-up/email", { email, password: "a long password", name: "Burst" }, address)),
+      );
       expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(AUTH_LIMITS.signUp.max);
       const made = await server.ctx.db.select({ id: users.id }).from(users).where(inArray(users.email, emails));
       expect(made.length).toBeLessThanOrEqual(AUTH_LIMITS.signUp.max);
@@ -93,7 +99,10 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
       const user = await buildUser(server);
       const address = nextAddress();
       const statuses = await burst(
-        Array.from({ length: BURST }, () => () => post("/api/auth/request-password-reset", { email: user.email, redirectTo: "/auth/reset-password" }, address)),
+        Array.from(
+          { length: BURST },
+          () => () => post("/api/auth/request-password-reset", { email: user.email, redirectTo: "/auth/reset-password" }, address),
+        ),
       );
       expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(AUTH_LIMITS.reset.max);
       expect(server.outbox.messagesTo(user.email).filter((m) => /reset/i.test(m.subject)).length).toBeLessThanOrEqual(AUTH_LIMITS.reset.max);
@@ -102,7 +111,10 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
     it(`password reset: at most ${AUTH_LIMITS.reset.max} tokens checked`, async () => {
       const address = nextAddress();
       const statuses = await burst(
-        Array.from({ length: BURST }, (_, i) => () => post("/api/auth/reset-password", { token: `guessed-token-${i}`, newPassword: "a brand new password" }, address)),
+        Array.from(
+          { length: BURST },
+          (_, i) => () => post("/api/auth/reset-password", { token: `guessed-token-${i}`, newPassword: "a brand new password" }, address),
+        ),
       );
       expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(AUTH_LIMITS.reset.max);
     });
@@ -110,7 +122,9 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
     it(`confirmation e-mails sent again: at most ${AUTH_LIMITS.reset.max}`, async () => {
       const user = await buildUser(server, { verified: false });
       const address = nextAddress();
-      const statuses = await burst(Array.from({ length: BURST }, () => () => post("/api/auth/send-verification-email", { email: user.email }, address)));
+      const statuses = await burst(
+        Array.from({ length: BURST }, () => () => post("/api/auth/send-verification-email", { email: user.email }, address)),
+      );
       expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(AUTH_LIMITS.reset.max);
     });
   });
@@ -162,37 +176,51 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
         return post(path, { code: backup ? `${code.slice(0, 5)}-${code}` : code }, from(i), { cookie: cookieOf(challenge.client) });
       });
 
-    it(`from one address: at most ${TWO_FACTOR_VERIFY_LIMIT.max} codes checked, both kinds together, over several accounts`, async () => {
-      const challenges = await challenged(5, 5);
-      const address = nextAddress();
-      const statuses = await burst(guesses(challenges, () => address));
-      expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(TWO_FACTOR_VERIFY_LIMIT.max);
-    }, SETUP_TIMEOUT);
+    it(
+      `from one address: at most ${TWO_FACTOR_VERIFY_LIMIT.max} codes checked, both kinds together, over several accounts`,
+      async () => {
+        const challenges = await challenged(5, 5);
+        const address = nextAddress();
+        const statuses = await burst(guesses(challenges, () => address));
+        expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(TWO_FACTOR_VERIFY_LIMIT.max);
+      },
+      SETUP_TIMEOUT,
+    );
 
-    it(`from many addresses: at most ${TWO_FACTOR_ACCOUNT_LIMIT.max} codes checked for one account`, async () => {
-      const challenges = await challenged(1, 25);
-      const { user, totpURI } = challenges[0]!;
-      const addresses = challenges.map(() => nextAddress());
-      const responses = await Promise.all(guesses(challenges, (i) => addresses[i % challenges.length]!).map((send) => send()));
-      // A code was checked when the answer says it was wrong (or right); the rest were refused
-      // before any check (429), or lost the race for their challenge's attempt (401, cookie).
-      const codes = responses.map((r) => `${r.statusCode} ${r.json<{ code?: string }>().code ?? ""}`);
-      const verified = codes.filter((c) => /^200 |INVALID_CODE|INVALID_BACKUP_CODE/.test(c));
-      expect(verified.length, JSON.stringify(codes.reduce<Record<string, number>>((t, c) => ({ ...t, [c]: (t[c] ?? 0) + 1 }), {}))).toBeLessThanOrEqual(TWO_FACTOR_ACCOUNT_LIMIT.max);
-      // Refused with the answer the dashboard shows as "too many attempts".
-      expect(codes).toContain("429 ACCOUNT_TEMPORARILY_LOCKED");
-      // The account now waits, whatever the code: even the right one from a new challenge.
-      const late = server.client();
-      await late.post("/api/auth/sign-in/email", { email: user.email, password: user.password });
-      expect((await late.post("/api/auth/two-factor/verify-totp", { code: totpFromUri(totpURI) })).statusCode).toBe(429);
-    }, SETUP_TIMEOUT);
+    it(
+      `from many addresses: at most ${TWO_FACTOR_ACCOUNT_LIMIT.max} codes checked for one account`,
+      async () => {
+        const challenges = await challenged(1, 25);
+        const { user, totpURI } = challenges[0]!;
+        const addresses = challenges.map(() => nextAddress());
+        const responses = await Promise.all(guesses(challenges, (i) => addresses[i % challenges.length]!).map((send) => send()));
+        // A code was checked when the answer says it was wrong (or right); the rest were refused
+        // before any check (429), or lost the race for their challenge's attempt (401, cookie).
+        const codes = responses.map((r) => `${r.statusCode} ${r.json<{ code?: string }>().code ?? ""}`);
+        const verified = codes.filter((c) => /^200 |INVALID_CODE|INVALID_BACKUP_CODE/.test(c));
+        expect(
+          verified.length,
+          JSON.stringify(codes.reduce<Record<string, number>>((t, c) => ({ ...t, [c]: (t[c] ?? 0) + 1 }), {})),
+        ).toBeLessThanOrEqual(TWO_FACTOR_ACCOUNT_LIMIT.max);
+        // Refused with the answer the dashboard shows as "too many attempts".
+        expect(codes).toContain("429 ACCOUNT_TEMPORARILY_LOCKED");
+        // The account now waits, whatever the code: even the right one from a new challenge.
+        const late = server.client();
+        await late.post("/api/auth/sign-in/email", { email: user.email, password: user.password });
+        expect((await late.post("/api/auth/two-factor/verify-totp", { code: totpFromUri(totpURI) })).statusCode).toBe(429);
+      },
+      SETUP_TIMEOUT,
+    );
   });
 
   it(`contact form: at most ${CONTACT_LIMIT.max} messages stored`, async () => {
     const address = nextAddress();
     const subject = `Burst ${driver} ${Date.now()}`;
     const statuses = await burst(
-      Array.from({ length: BURST }, (_, i) => () => post("/api/contact", { name: "Ann", email: "ann@example.com", subject, message: `Hi ${i}.` }, address)),
+      Array.from(
+        { length: BURST },
+        (_, i) => () => post("/api/contact", { name: "Ann", email: "ann@example.com", subject, message: `Hi ${i}.` }, address),
+      ),
     );
     expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(CONTACT_LIMIT.max);
     const stored = await server.ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.subject, subject));

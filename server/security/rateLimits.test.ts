@@ -79,12 +79,21 @@ describe.each(DRIVERS)("rate limits against rotated client headers (%s)", (drive
         statuses.push((await post("/api/auth/request-password-reset", { email: user.email, redirectTo: "/auth/reset-password" }, i)).statusCode);
       }
       expect(statuses).toEqual([...Array(AUTH_LIMITS.reset.max).fill(200), 429, 429, 429]);
-      const sent = server.outbox.messages().slice(before).filter((m) => m.to === user.email);
+      const sent = server.outbox
+        .messages()
+        .slice(before)
+        .filter((m) => m.to === user.email);
       expect(sent.length).toBeLessThanOrEqual(AUTH_LIMITS.reset.max);
     });
 
     it("contact form: the message after the limit gets 429", async () => {
-      const message = (i: number) => post("/api/contact", { name: "Ann", email: "ann@example.com", subject: `Hello ${i}`, message: "Hi." }, i, proxied ? "127.0.0.1" : "198.51.100.24");
+      const message = (i: number) =>
+        post(
+          "/api/contact",
+          { name: "Ann", email: "ann@example.com", subject: `Hello ${i}`, message: "Hi." },
+          i,
+          proxied ? "127.0.0.1" : "198.51.100.24",
+        );
       for (let i = 0; i < CONTACT_LIMIT.max; i++) expect((await message(i)).statusCode).toBe(200);
       expect((await message(CONTACT_LIMIT.max)).statusCode).toBe(429);
     });
@@ -96,7 +105,9 @@ describe.each(DRIVERS)("rate limits against rotated client headers (%s)", (drive
       beforeAll(async () => {
         const owner = await ownerWithSite(server, "pro", [{ name: "index.html", data: "<h1>Protected</h1>" }]);
         host = hostOf(owner.site.url);
-        expect((await owner.client.request("PUT", `/api/sites/${owner.site.id}/password`, { json: { password: SITE_PASSWORD } })).statusCode).toBe(200);
+        expect((await owner.client.request("PUT", `/api/sites/${owner.site.id}/password`, { json: { password: SITE_PASSWORD } })).statusCode).toBe(
+          200,
+        );
         const link = await owner.client.post(`/api/sites/${owner.site.id}/share-links`, { name: "Friend", password: SITE_PASSWORD });
         sharePath = new URL(link.json<{ url: string }>().url).pathname;
       });

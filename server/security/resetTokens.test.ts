@@ -29,7 +29,9 @@ describe.each(DRIVERS)("reset links after a password change (%s)", (driver) => {
   const signInStatus = async (user: BuiltUser, password: string) =>
     (await server.client().post("/api/auth/sign-in/email", { email: user.email, password })).statusCode;
   const outstanding = async (userId: string) =>
-    (await server.ctx.db.select().from(verifications).where(like(verifications.identifier, "reset-password:%"))).filter((row) => row.value === userId);
+    (await server.ctx.db.select().from(verifications).where(like(verifications.identifier, "reset-password:%"))).filter(
+      (row) => row.value === userId,
+    );
 
   it("a reset voids the account's other reset links", async () => {
     const user = await buildUser(server);
@@ -84,7 +86,11 @@ describe.each(DRIVERS)("reset links after a password change (%s)", (driver) => {
   it("a failed change keeps the links", async () => {
     const { client, user } = await signedInClient(server);
     const token = await requestReset(server.client(), user);
-    const wrong = await client.post("/api/auth/change-password", { currentPassword: "not my password", newPassword: "whatever it is", revokeOtherSessions: true });
+    const wrong = await client.post("/api/auth/change-password", {
+      currentPassword: "not my password",
+      newPassword: "whatever it is",
+      revokeOtherSessions: true,
+    });
     expect(wrong.statusCode).toBe(400);
     expect(await outstanding(user.id)).toHaveLength(1);
     expect((await reset(server.client(), token, "reset after all")).statusCode).toBe(200);

@@ -70,10 +70,14 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
 /** better-auth's state-changing endpoints behind POST /api/auth/*, with bodies that would work. */
 export const AUTH_WRITES: Record<string, (ids: Ids) => Shape> = {
   "/api/auth/sign-in/email": (ids) => ({ json: { email: ids.email, password: "correct horse battery" } }),
-  "/api/auth/sign-up/email": () => ({ json: { email: `new.${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", name: "New" } }),
+  "/api/auth/sign-up/email": () => ({
+    json: { email: `new.${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", name: "New" },
+  }),
   "/api/auth/sign-out": () => ({ json: {} }),
   "/api/auth/request-password-reset": (ids) => ({ json: { email: ids.email, redirectTo: "/auth/reset-password" } }),
-  "/api/auth/change-password": () => ({ json: { currentPassword: "correct horse battery", newPassword: "a new password 123", revokeOtherSessions: true } }),
+  "/api/auth/change-password": () => ({
+    json: { currentPassword: "correct horse battery", newPassword: "a new password 123", revokeOtherSessions: true },
+  }),
   "/api/auth/update-user": () => ({ json: { name: "Renamed by a forged form" } }),
   "/api/auth/revoke-sessions": () => ({ json: {} }),
   "/api/auth/revoke-other-sessions": () => ({ json: {} }),

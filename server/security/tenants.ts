@@ -103,5 +103,8 @@ export async function tenant(server: TestServer, overrides: Parameters<typeof bu
 }
 
 export async function setBanned(server: TestServer, userId: string, banned: boolean): Promise<void> {
-  await server.ctx.db.update(profiles).set({ banned_at: banned ? new Date() : null }).where(eq(profiles.id, userId));
+  await server.ctx.db
+    .update(profiles)
+    .set({ banned_at: banned ? new Date() : null })
+    .where(eq(profiles.id, userId));
 }

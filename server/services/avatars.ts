@@ -12,8 +12,7 @@ import { ACCOUNT_TEXT, AVATAR_MAX_BYTES, type AvatarType } from "../../common/ac
 
 type AvatarContext = Pick<AppContext, "db" | "blobs" | "log">;
 
-export const avatarTooLarge = () =>
-  new AppError("avatar_too_large", 413, ACCOUNT_TEXT.avatarTooLarge, undefined, ACCOUNT_TEXT.avatarTooLargeDetail);
+export const avatarTooLarge = () => new AppError("avatar_too_large", 413, ACCOUNT_TEXT.avatarTooLarge, undefined, ACCOUNT_TEXT.avatarTooLargeDetail);
 export const avatarUnsupported = () =>
   new AppError("avatar_unsupported_type", 400, ACCOUNT_TEXT.avatarUnsupported, undefined, ACCOUNT_TEXT.avatarUnsupportedDetail);
 export const avatarNotFound = () => new AppError("avatar_not_found", 404, ACCOUNT_TEXT.avatarNotFound);

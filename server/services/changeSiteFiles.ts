@@ -48,7 +48,8 @@ export async function createFolder(
   const { site, file } = await ctx.db.transaction(async (tx) => {
     const site = await lockOwnedSite(tx, input.userId, input.siteId);
     const existing = await findSiteFileByPath(tx, site.id, path);
-    if (existing) throw new AppError("path_conflict", 409, `${existing.is_folder ? "A folder" : "A file"} named ${existing.filename} already exists here`);
+    if (existing)
+      throw new AppError("path_conflict", 409, `${existing.is_folder ? "A folder" : "A file"} named ${existing.filename} already exists here`);
     await ensureFolders(tx, site.id, [...ancestorFolders([path]), path]);
     return { site, file: (await findSiteFileByPath(tx, site.id, path))! };
   });

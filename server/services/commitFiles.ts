@@ -26,10 +26,16 @@ export async function commitStagedFiles(
   // Until this commit no row refers to the upload's blobs, so a release of the same bytes
   // elsewhere may have deleted them since they were stored (releaseBlobs.ts). Under their locks
   // they are either still stored, and stay, or gone, and then no row may point at them.
-  await lockBlobs(tx, files.map((f) => f.sha256));
+  await lockBlobs(
+    tx,
+    files.map((f) => f.sha256),
+  );
   if ((await input.staged.missingBlobs()).length > 0) throw uploadInterrupted();
   try {
-    await registerBlobs(tx, files.map((f) => ({ sha256: f.sha256, size: f.size })));
+    await registerBlobs(
+      tx,
+      files.map((f) => ({ sha256: f.sha256, size: f.size })),
+    );
     await ensureFolders(tx, input.siteId, folders);
     const written = await upsertFiles(tx, input.siteId, files);
     if ((await storageUsedByUser(tx, input.userId)) > input.quotaBytes) throw quotaExceeded(input.quotaBytes);
@@ -42,7 +48,13 @@ export async function commitStagedFiles(
 
 /** Rare: identical bytes stopped being used elsewhere, and were deleted, while this upload ran. */
 export const uploadInterrupted = () =>
-  new AppError("upload_interrupted", 409, "Upload interrupted", undefined, "The same content was being deleted elsewhere while this file uploaded. Upload it again.");
+  new AppError(
+    "upload_interrupted",
+    409,
+    "Upload interrupted",
+    undefined,
+    "The same content was being deleted elsewhere while this file uploaded. Upload it again.",
+  );
 
 function checkedPath(path: string): string {
   const result = validateSitePath(path);

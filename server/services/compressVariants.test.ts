@@ -72,7 +72,12 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     const files = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
     const shaOf = (path: string) => files.find((f) => f.path === path)!.sha256;
     const variantsOf = async (path: string) =>
-      (await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, shaOf(path))))
+      (
+        await server.ctx.db
+          .select()
+          .from(blobVariants)
+          .where(eq(blobVariants.sha256, shaOf(path)))
+      )
         .map((v) => ({ encoding: v.encoding, stored: v.variant_sha256 !== null, size: v.size }))
         .sort((a, b) => a.encoding.localeCompare(b.encoding));
 
@@ -96,7 +101,12 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     // brotli is kept only when it beats gzip's form, which the edge would otherwise send.
     expect(br!.size!).toBeLessThan(gzip!.size!);
     // The variant blobs are registered as blobs: the disk use counts them.
-    const variantShas = (await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, shaOf("index.html")))).map((v) => v.variant_sha256!);
+    const variantShas = (
+      await server.ctx.db
+        .select()
+        .from(blobVariants)
+        .where(eq(blobVariants.sha256, shaOf("index.html")))
+    ).map((v) => v.variant_sha256!);
     expect(await server.ctx.db.select().from(blobs).where(inArray(blobs.sha256, variantShas))).toHaveLength(2);
   });
 });

@@ -42,7 +42,13 @@ function compressor(encoding: "br" | "gzip", size: number) {
  * Stores the compressed form if it is at most `maxBytes`; returns its size, or undefined when it is
  * larger (then it is remembered as not worth having, so it is not tried again).
  */
-async function storeVariant(ctx: CompressContext, sha256: string, size: number, encoding: "br" | "gzip", maxBytes: number): Promise<number | undefined> {
+async function storeVariant(
+  ctx: CompressContext,
+  sha256: string,
+  size: number,
+  encoding: "br" | "gzip",
+  maxBytes: number,
+): Promise<number | undefined> {
   const zipped = new PassThrough();
   const putting = ctx.blobs.put(zipped, { maxBytes });
   try {

@@ -45,7 +45,12 @@ export async function requireShareLink(ctx: AppContext, userId: string, site: Ow
   return link;
 }
 
-export async function createShareLink(ctx: AppContext, userId: string, site: OwnedSite, request: z.output<typeof CreateShareLinkRequest>): Promise<ShareLink> {
+export async function createShareLink(
+  ctx: AppContext,
+  userId: string,
+  site: OwnedSite,
+  request: z.output<typeof CreateShareLinkRequest>,
+): Promise<ShareLink> {
   await requirePro(ctx, userId);
   const passwordHash = request.password === null ? null : await hashSitePassword(request.password);
   const link = await ctx.db.transaction(async (tx) => {

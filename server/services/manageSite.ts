@@ -29,7 +29,11 @@ export async function rollbackDeployment(ctx: AppContext, userId: string, siteId
     const manifest = await getManifest(tx, target.id);
     await deleteAllSiteFiles(tx, site.id);
     await ensureFolders(tx, site.id, ancestorFolders(manifest.map((f) => f.path)));
-    await upsertFiles(tx, site.id, manifest.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: f.content_type })));
+    await upsertFiles(
+      tx,
+      site.id,
+      manifest.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: f.content_type })),
+    );
     await setLiveDeployment(tx, site.id, target.id);
     return { site, target };
   });

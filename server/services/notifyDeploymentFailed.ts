@@ -41,7 +41,8 @@ export function watchDeploymentFailures(ctx: NoticeContext & Pick<AppContext, "e
     const sending: Promise<void> = notifyDeploymentFailed(ctx, change)
       .then(
         () => undefined,
-        (error: unknown) => ctx.log.error({ err: error, siteId: change.siteId, deploymentId: change.deployment.id }, "could not send the deployment-failed notice"),
+        (error: unknown) =>
+          ctx.log.error({ err: error, siteId: change.siteId, deploymentId: change.deployment.id }, "could not send the deployment-failed notice"),
       )
       .finally(() => pending.delete(sending));
     pending.add(sending);

@@ -3,14 +3,7 @@
 // driven by passing `now` instead of waiting.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import {
-  DOMAIN_DNS_WAIT_MS,
-  DOMAIN_ERRORS,
-  DOMAIN_MAX_TRIES,
-  DOMAIN_TEXT,
-  DOMAIN_TRY_INTERVAL_MS,
-  type DomainResponse,
-} from "../../common/domains";
+import { DOMAIN_DNS_WAIT_MS, DOMAIN_ERRORS, DOMAIN_MAX_TRIES, DOMAIN_TEXT, DOMAIN_TRY_INTERVAL_MS, type DomainResponse } from "../../common/domains";
 import { domains, sites } from "../db/schema";
 import { claimDueDomains, recordDomainStep, restartDomainForUser } from "../db/repositories/domains";
 import type { DomainChanged } from "../events";
@@ -111,7 +104,10 @@ describe.each(DRIVERS)("custom-domain provisioning (%s)", (driver) => {
       // Not again before the 5 s are up.
       expect(await provisionAt(server, at(now, DOMAIN_TRY_INTERVAL_MS - 1))).toBe(0);
     }
-    expect((await client.get(`/api/domains`)).json().domains.find((d: DomainResponse) => d.id === added.id)).toMatchObject({ status: "dns_check", attempts: 3 });
+    expect((await client.get(`/api/domains`)).json().domains.find((d: DomainResponse) => d.id === added.id)).toMatchObject({
+      status: "dns_check",
+      attempts: 3,
+    });
     publishRecords(dns, added);
     expect(await provisionAt(server, at(start, 3 * DOMAIN_TRY_INTERVAL_MS))).toBe(1);
     expect(await rowOf(added.id)).toMatchObject({ status: "certificate", attempts: 0 });
@@ -128,7 +124,13 @@ describe.each(DRIVERS)("custom-domain provisioning (%s)", (driver) => {
       expect(await provisionAt(server, at(start, (attempt - 1) * DOMAIN_TRY_INTERVAL_MS))).toBe(1);
     }
     const failed = await rowOf(added.id);
-    expect(failed).toMatchObject({ status: "failed", attempts: DOMAIN_MAX_TRIES, error: DOMAIN_ERRORS.validationTimedOut, next_attempt_at: null, verified_at: null });
+    expect(failed).toMatchObject({
+      status: "failed",
+      attempts: DOMAIN_MAX_TRIES,
+      error: DOMAIN_ERRORS.validationTimedOut,
+      next_attempt_at: null,
+      verified_at: null,
+    });
     expect(await provisionAt(server, at(start, 3_600_000))).toBe(0);
     const shown = (await client.get(`/api/sites/${site.id}/domains`)).json().domains[0];
     expect(shown).toMatchObject({ status: "failed", error: "Domain validation timed out", attempts: 10 });

@@ -40,7 +40,9 @@ export async function provisionDueDomains(ctx: ProvisionContext, dns: DnsLookup,
     return subdomain === undefined ? [] : [new Step(ctx, dns, domain, subdomain, now, leaseUntil)];
   });
   await Promise.all(
-    steps.map((step) => step.run().catch((error: unknown) => ctx.log.error({ err: error, domainId: step.domainId }, "domain provisioning step failed"))),
+    steps.map((step) =>
+      step.run().catch((error: unknown) => ctx.log.error({ err: error, domainId: step.domainId }, "domain provisioning step failed")),
+    ),
   );
   return claimed.length;
 }

@@ -47,7 +47,12 @@ describe.each(DRIVERS)("deployment history by plan (%s)", (driver) => {
     expect((await server.edge.get(versionHost(site, 3))).text).toBe(page(3));
     expect((await server.edge.get(hostOf(site.url))).text).toBe(page(KEPT + 2));
     // Bytes only version 1 used are deleted; bytes a kept version uses stay.
-    expect(await server.ctx.db.select().from(blobs).where(eq(blobs.sha256, sha(page(1))))).toEqual([]);
+    expect(
+      await server.ctx.db
+        .select()
+        .from(blobs)
+        .where(eq(blobs.sha256, sha(page(1)))),
+    ).toEqual([]);
     expect(await server.ctx.blobs.stat(sha(page(1)))).toBeUndefined();
     expect(await server.ctx.blobs.stat(sha(page(3)))).toBeDefined();
   });

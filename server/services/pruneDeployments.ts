@@ -9,7 +9,10 @@ import { PLANS } from "../../common/plans";
 import { deleteUnreferencedBytes, releaseBlobs } from "./releaseBlobs";
 
 /** Returns how many deployments went. */
-export async function pruneDeployments(ctx: Pick<AppContext, "db" | "blobs" | "events">, site: Pick<Site, "id" | "user_id" | "subdomain">): Promise<number> {
+export async function pruneDeployments(
+  ctx: Pick<AppContext, "db" | "blobs" | "events">,
+  site: Pick<Site, "id" | "user_id" | "subdomain">,
+): Promise<number> {
   const keep = PLANS[await getPlanIdForUser(ctx.db, site.user_id)].deploymentsKept;
   if (keep === null) return 0;
   const { gone, garbage } = await ctx.db.transaction(async (tx) => {

@@ -46,7 +46,12 @@ describe.each(DRIVERS)("atomic publishing (%s)", (driver) => {
     })();
 
     for (let version = 2; version <= 21; version++) {
-      const response = await postMultipart(client, `/api/sites/${site.id}/files`, { extract: "true" }, { name: `v${version}.zip`, content: await zipFor(version), type: "application/zip" });
+      const response = await postMultipart(
+        client,
+        `/api/sites/${site.id}/files`,
+        { extract: "true" },
+        { name: `v${version}.zip`, content: await zipFor(version), type: "application/zip" },
+      );
       expect(response.statusCode).toBe(201);
     }
     publishing = false;

@@ -25,10 +25,7 @@ export async function purgeSiteRows(tx: Executor, sites: ReadonlyArray<{ id: str
   return releaseBlobs(tx, candidates);
 }
 
-export async function purgeDeletedSites(
-  ctx: Pick<AppContext, "db" | "blobs" | "events" | "log">,
-  now = new Date(),
-): Promise<number> {
+export async function purgeDeletedSites(ctx: Pick<AppContext, "db" | "blobs" | "events" | "log">, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - DELETION_GRACE_DAYS * 24 * 60 * 60 * 1000);
   let purged = 0;
   for (;;) {

@@ -45,8 +45,18 @@ beforeAll(async () => {
   s3Dir = mkdtempSync(path.join(os.tmpdir(), "berth-release-s3-"));
   s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: s3Dir });
   const { port } = await s3.run();
-  s3Env = { BERTH_S3_BUCKET: "berth-release", BERTH_S3_ENDPOINT: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" };
-  const admin = new S3Client({ region: "us-east-1", endpoint: s3Env.BERTH_S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  s3Env = {
+    BERTH_S3_BUCKET: "berth-release",
+    BERTH_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    AWS_ACCESS_KEY_ID: "S3RVER",
+    AWS_SECRET_ACCESS_KEY: "S3RVER",
+  };
+  const admin = new S3Client({
+    region: "us-east-1",
+    endpoint: s3Env.BERTH_S3_ENDPOINT,
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+  });
   await admin.send(new CreateBucketCommand({ Bucket: s3Env.BERTH_S3_BUCKET }));
   admin.destroy();
 });
@@ -83,7 +93,8 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
     const { client, user } = await signedInClient(server);
     await setPlan(server, user.id, "pro");
     const site = await createSiteWith(client, htmlFile(bytes));
-    for (let n = 0; n < KEPT; n++) expect((await postMultipart(client, `/api/sites/${site.id}/files`, {}, htmlFile("<p>later</p>"))).statusCode).toBe(201);
+    for (let n = 0; n < KEPT; n++)
+      expect((await postMultipart(client, `/api/sites/${site.id}/files`, {}, htmlFile("<p>later</p>"))).statusCode).toBe(201);
     await setPlan(server, user.id, "free");
     return { id: site.id, user_id: user.id, subdomain: site.subdomain };
   }
@@ -195,7 +206,12 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
     const restore = afterPutOf(sha256(picture), async (store) => {
       expect(await removeAvatar({ ...server.ctx, blobs: store }, owner.id)).toBe(true);
     });
-    const refused = await postMultipart(other.client, `/api/sites/${other.site.id}/files`, {}, { name: "picture.png", content: picture, type: "image/png" }).finally(restore);
+    const refused = await postMultipart(
+      other.client,
+      `/api/sites/${other.site.id}/files`,
+      {},
+      { name: "picture.png", content: picture, type: "image/png" },
+    ).finally(restore);
 
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe("upload_interrupted");
@@ -210,7 +226,12 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
       expect((await postMultipart(second.client, `/api/sites/${second.site.id}/files`, {}, htmlFile(bytes, "twin.html"))).statusCode).toBe(201);
     });
     // Into a "folder" that is a file: refused at commit, after this upload created the blob.
-    const refused = await postMultipart(first.client, `/api/sites/${first.site.id}/files`, { parent: "index.html" }, htmlFile(bytes, "page.html")).finally(restore);
+    const refused = await postMultipart(
+      first.client,
+      `/api/sites/${first.site.id}/files`,
+      { parent: "index.html" },
+      htmlFile(bytes, "page.html"),
+    ).finally(restore);
 
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe("path_conflict");

@@ -39,7 +39,15 @@ describe("analytics windows", () => {
 
     const week = analyticsWindow("7d", now);
     expect(week.unit).toBe("day");
-    expect(week.buckets.map((b) => b.toISOString().slice(0, 10))).toEqual(["2026-03-04", "2026-03-05", "2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]);
+    expect(week.buckets.map((b) => b.toISOString().slice(0, 10))).toEqual([
+      "2026-03-04",
+      "2026-03-05",
+      "2026-03-06",
+      "2026-03-07",
+      "2026-03-08",
+      "2026-03-09",
+      "2026-03-10",
+    ]);
     expect(week.end.toISOString()).toBe("2026-03-11T00:00:00.000Z");
     expect(week.previousStart.toISOString()).toBe("2026-02-25T00:00:00.000Z");
 
@@ -97,8 +105,17 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
       // Nothing is waiting any more; running again changes nothing.
       expect(await rollUpAnalytics(server.ctx)).toBe(0);
 
-      const hourly = rowsOf<{ hour: string | Date; views: number; visitors: number; requests: number; bot_requests: number; bandwidth: string | number }>(
-        await db.execute(sql`select hour, views, visitors, requests, bot_requests, bandwidth from analytics_hourly where site_id = ${site} order by hour`),
+      const hourly = rowsOf<{
+        hour: string | Date;
+        views: number;
+        visitors: number;
+        requests: number;
+        bot_requests: number;
+        bandwidth: string | number;
+      }>(
+        await db.execute(
+          sql`select hour, views, visitors, requests, bot_requests, bandwidth from analytics_hourly where site_id = ${site} order by hour`,
+        ),
       ).map((r) => ({ ...r, hour: new Date(r.hour).toISOString(), bandwidth: Number(r.bandwidth) }));
       expect(hourly).toEqual([
         { hour: "2026-03-09T23:00:00.000Z", views: 3, visitors: 2, requests: 3, bot_requests: 0, bandwidth: 150 },
@@ -145,11 +162,17 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
     const site = await newSite();
     await insertAnalyticsEvents(server.ctx.db, [row(site, "2026-05-01T10:05:00Z")]);
     await rollUpAnalytics(server.ctx);
-    await insertAnalyticsEvents(server.ctx.db, [row(site, "2026-05-01T10:59:00Z", { visitor: "v2", requests: 2 }), row(site, "2026-05-01T10:59:00Z", { path: "/b", visitor: "v1" })]);
+    await insertAnalyticsEvents(server.ctx.db, [
+      row(site, "2026-05-01T10:59:00Z", { visitor: "v2", requests: 2 }),
+      row(site, "2026-05-01T10:59:00Z", { path: "/b", visitor: "v1" }),
+    ]);
     expect(await rollUpAnalytics(server.ctx)).toBe(1);
     const totals = await totalsFor(server.ctx.db, site, "day", new Date("2026-05-01T00:00:00Z"), new Date("2026-05-02T00:00:00Z"));
     expect(totals).toMatchObject({ views: 4, visitors: 2 });
-    expect(await totalsFor(server.ctx.db, site, "hour", new Date("2026-05-01T00:00:00Z"), new Date("2026-05-02T00:00:00Z"))).toMatchObject({ views: 4, visitors: 2 });
+    expect(await totalsFor(server.ctx.db, site, "hour", new Date("2026-05-01T00:00:00Z"), new Date("2026-05-02T00:00:00Z"))).toMatchObject({
+      views: 4,
+      visitors: 2,
+    });
     const top = await topFor(server.ctx.db, site, "hour", new Date("2026-05-01T10:00:00Z"), new Date("2026-05-01T11:00:00Z"), 10);
     expect(top.page).toEqual([
       { key: "/", count: 3 },
@@ -163,7 +186,9 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
     for (let m = 0; m < minutes; m += 20) {
       await insertAnalyticsEvents(
         server.ctx.db,
-        Array.from({ length: 20 }, (_, i) => row(site, new Date(Date.parse("2026-06-01T10:00:00Z") + (m + i) * 60_000).toISOString(), { visitor: `v${(m + i) % 7}`, requests: 3 })),
+        Array.from({ length: 20 }, (_, i) =>
+          row(site, new Date(Date.parse("2026-06-01T10:00:00Z") + (m + i) * 60_000).toISOString(), { visitor: `v${(m + i) % 7}`, requests: 3 }),
+        ),
       );
     }
     const counted = await Promise.all([rollUpAnalytics(server.ctx), rollUpAnalytics(server.ctx), rollUpAnalytics(server.ctx)]);
@@ -171,14 +196,20 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
     expect(counted.reduce((a, b) => a + b, 0)).toBe(minutes);
     const totals = await totalsFor(server.ctx.db, site, "day", new Date("2026-06-01T00:00:00Z"), new Date("2026-06-02T00:00:00Z"));
     expect(totals).toMatchObject({ views: 3 * minutes, visitors: 7 });
-    const waiting = rowsOf<{ n: number }>(await server.ctx.db.execute(sql`select count(*)::integer as n from analytics_batches where site_id = ${site} and not rolled_up`));
+    const waiting = rowsOf<{ n: number }>(
+      await server.ctx.db.execute(sql`select count(*)::integer as n from analytics_batches where site_id = ${site} and not rolled_up`),
+    );
     expect(waiting[0]!.n).toBe(0);
   });
 
   it("drops raw rows after 7 days and roll-ups after 13 months", async () => {
     const site = await newSite();
     const now = new Date("2026-06-15T12:00:00Z");
-    await insertAnalyticsEvents(server.ctx.db, [row(site, "2026-06-01T10:00:00Z"), row(site, "2026-06-14T10:00:00Z"), row(site, "2025-05-01T10:00:00Z")]);
+    await insertAnalyticsEvents(server.ctx.db, [
+      row(site, "2026-06-01T10:00:00Z"),
+      row(site, "2026-06-14T10:00:00Z"),
+      row(site, "2025-05-01T10:00:00Z"),
+    ]);
     await rollUpAnalytics(server.ctx);
     await pruneAnalytics(server.ctx.db, now);
     const count = async (query: ReturnType<typeof sql>) => Number(rowsOf<{ n: string | number }>(await server.ctx.db.execute(query))[0]!.n);
@@ -189,7 +220,10 @@ describe.each(DRIVERS)("analytics roll-ups (%s)", (driver) => {
 
   it("ignores rows of a site that no longer exists, keeping the rest of the batch", async () => {
     const site = await newSite();
-    await insertAnalyticsEvents(server.ctx.db, [row("00000000-0000-4000-8000-000000000000", "2026-05-01T10:00:00Z"), row(site, "2026-05-01T10:00:00Z")]);
+    await insertAnalyticsEvents(server.ctx.db, [
+      row("00000000-0000-4000-8000-000000000000", "2026-05-01T10:00:00Z"),
+      row(site, "2026-05-01T10:00:00Z"),
+    ]);
     await rollUpAnalytics(server.ctx);
     expect((await totalsFor(server.ctx.db, site, "day", new Date("2026-05-01T00:00:00Z"), new Date("2026-05-02T00:00:00Z"))).views).toBe(1);
   });

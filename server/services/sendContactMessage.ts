@@ -4,11 +4,7 @@
 import type { ContactRequest } from "../../common/contact";
 import { CONTACT_LIMIT } from "../../common/limits";
 import type { AppContext } from "../context";
-import {
-  insertContactMessage,
-  markContactMessageDelivered,
-  markContactMessageFailed,
-} from "../db/repositories/contactMessages";
+import { insertContactMessage, markContactMessageDelivered, markContactMessageFailed } from "../db/repositories/contactMessages";
 import { AppError } from "../errors";
 import { contactMessageMail } from "../mail/templates";
 import { limitedAttempt } from "./limitedAttempt";

@@ -46,16 +46,32 @@ describe("the summarised week", () => {
 });
 
 describe("the weekly summary message", () => {
-  const base = { name: "Ada", weekStart: new Date("2026-03-02T00:00:00Z"), weekEnd: new Date("2026-03-09T00:00:00Z"), dashboardLink: "http://app/dashboard/sites" };
-  const site = (name: string, views: number, visitors: number, previousViews: number) => ({ name, views, visitors, previousViews, link: `http://app/${name}` });
+  const base = {
+    name: "Ada",
+    weekStart: new Date("2026-03-02T00:00:00Z"),
+    weekEnd: new Date("2026-03-09T00:00:00Z"),
+    dashboardLink: "http://app/dashboard/sites",
+  };
+  const site = (name: string, views: number, visitors: number, previousViews: number) => ({
+    name,
+    views,
+    visitors,
+    previousViews,
+    link: `http://app/${name}`,
+  });
 
   it("counts in the subject, with singular and plural", () => {
-    expect(weeklySummaryMessage("a@x.test", { ...base, sites: [site("A", 1000, 3, 0), site("B", 234, 1, 0)] }).subject).toBe("Your sites this week: 1,234 views");
+    expect(weeklySummaryMessage("a@x.test", { ...base, sites: [site("A", 1000, 3, 0), site("B", 234, 1, 0)] }).subject).toBe(
+      "Your sites this week: 1,234 views",
+    );
     expect(weeklySummaryMessage("a@x.test", { ...base, sites: [site("A", 1, 1, 0)] }).subject).toBe("Your sites this week: 1 view");
   });
 
   it("gives each site's change, 'new' without views the week before, and nothing when neither week had any", () => {
-    const { text } = weeklySummaryMessage("a@x.test", { ...base, sites: [site("Up", 150, 9, 100), site("Down", 1, 1, 3), site("New", 2, 2, 0), site("Still", 0, 0, 0)] });
+    const { text } = weeklySummaryMessage("a@x.test", {
+      ...base,
+      sites: [site("Up", 150, 9, 100), site("Down", 1, 1, 3), site("New", 2, 2, 0), site("Still", 0, 0, 0)],
+    });
     expect(text).toContain("Up: 150 views (+50%), 9 visitors\nhttp://app/Up\n");
     expect(text).toContain("Down: 1 view (-67%), 1 visitor\n");
     expect(text).toContain("New: 2 views (new), 2 visitors\n");
@@ -66,7 +82,12 @@ describe("the weekly summary message", () => {
   it("names the week's days across months and years", () => {
     const at = (weekStart: string) => {
       const start = new Date(weekStart);
-      return weeklySummaryMessage("a@x.test", { ...base, weekStart: start, weekEnd: new Date(start.getTime() + 7 * 86_400_000), sites: [site("A", 0, 0, 0)] }).text;
+      return weeklySummaryMessage("a@x.test", {
+        ...base,
+        weekStart: start,
+        weekEnd: new Date(start.getTime() + 7 * 86_400_000),
+        sites: [site("A", 0, 0, 0)],
+      }).text;
     };
     expect(at("2026-03-02T00:00:00Z")).toContain("In the week of 2 to 8 March 2026 (UTC), your sites had 0 page views from 0 visitors.");
     expect(at("2026-03-30T00:00:00Z")).toContain("In the week of 30 March to 5 April 2026 (UTC)");
@@ -111,7 +132,10 @@ describe.each(DRIVERS)("weekly summaries (%s)", (driver) => {
   /** A site that existed long before the weeks in question (sites made now would be newer). */
   async function oldSite(client: TestClient, name: string): Promise<string> {
     const site = await createSiteWith(client, htmlFile(), name);
-    await server.ctx.db.update(sites).set({ created_at: new Date("2026-01-01T00:00:00Z") }).where(eq(sites.id, site.id));
+    await server.ctx.db
+      .update(sites)
+      .set({ created_at: new Date("2026-01-01T00:00:00Z") })
+      .where(eq(sites.id, site.id));
     return site.id;
   }
 
@@ -124,7 +148,9 @@ describe.each(DRIVERS)("weekly summaries (%s)", (driver) => {
   }
 
   const claims = async () =>
-    rowsOf<{ user_id: string; week: string | Date }>(await server.ctx.db.execute(sql`select user_id, week from weekly_summaries order by user_id`)).map((r) => ({
+    rowsOf<{ user_id: string; week: string | Date }>(
+      await server.ctx.db.execute(sql`select user_id, week from weekly_summaries order by user_id`),
+    ).map((r) => ({
       user_id: r.user_id,
       week: new Date(r.week).toISOString(),
     }));
@@ -177,7 +203,9 @@ describe.each(DRIVERS)("weekly summaries (%s)", (driver) => {
     expect(mail!.subject).toBe("Your sites this week: 1,246 views");
     expect(mail!.text).toContain("Hi Ada Lovelace,");
     // 1,246 against 987 + 3 the week before.
-    expect(mail!.text).toContain("In the week of 2 to 8 March 2026 (UTC), your sites had 1,246 page views from 3 visitors, up 26% on the week before.");
+    expect(mail!.text).toContain(
+      "In the week of 2 to 8 March 2026 (UTC), your sites had 1,246 page views from 3 visitors, up 26% on the week before.",
+    );
     const lines = mail!.text.split("\n");
     const siteLines = lines.filter((line) => /^(Blog|Docs|Old|Gone):/.test(line));
     expect(siteLines).toEqual(["Blog: 1,234 views (+25%), 2 visitors", "Docs: 12 views (new), 1 visitor", "Old: 0 views (-100%), 0 visitors"]);

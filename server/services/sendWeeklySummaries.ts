@@ -108,7 +108,10 @@ async function sendOne(ctx: SummaryContext, recipient: WeeklySummaryRecipient, w
     await ctx.mailer.send(message);
     return "sent";
   } catch (error) {
-    ctx.log.error({ err: error, userId: recipient.userId, week: week.start.toISOString() }, "could not send the weekly summary; trying again at the next tick");
+    ctx.log.error(
+      { err: error, userId: recipient.userId, week: week.start.toISOString() },
+      "could not send the weekly summary; trying again at the next tick",
+    );
     await releaseWeeklySummary(ctx.db, recipient.userId, week.start);
     return "failed";
   }

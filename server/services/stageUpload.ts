@@ -64,7 +64,11 @@ export async function stageUpload(
         files: archive.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: contentTypeFor(f.path) })),
         folders: archive.folders,
         newBytes: created.reduce((sum, f) => sum + f.size, 0),
-        missingBlobs: () => missingBlobs(store, archive.files.map((f) => f.sha256)),
+        missingBlobs: () =>
+          missingBlobs(
+            store,
+            archive.files.map((f) => f.sha256),
+          ),
         discard: () => discard(created.map((f) => f.sha256)),
       };
     } finally {
@@ -84,7 +88,8 @@ export async function stageUpload(
     };
   } catch (error) {
     // When the account's remaining storage was the tighter bound, say so instead of "file too large".
-    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < options.plan.maxFileBytes) throw quotaExceeded(options.plan.storageBytes);
+    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < options.plan.maxFileBytes)
+      throw quotaExceeded(options.plan.storageBytes);
     if (error instanceof UploadError) throw error.code === "file_too_large" ? fileTooLarge(limit) : error;
     throw error;
   }

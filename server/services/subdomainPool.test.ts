@@ -2,16 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DRIVERS, type TestDatabase } from "../test/support";
 import { availableSubdomains, users } from "../db/schema";
 import { countAvailableSubdomains } from "../db/repositories/subdomains";
-import { ensureSubdomainPool, POOL_LOW_WATER, POOL_REFILL, releaseStaleSubdomainReservations, reserveSubdomain, RESERVATION_TTL_MS } from "./subdomainPool";
+import {
+  ensureSubdomainPool,
+  POOL_LOW_WATER,
+  POOL_REFILL,
+  releaseStaleSubdomainReservations,
+  reserveSubdomain,
+  RESERVATION_TTL_MS,
+} from "./subdomainPool";
 import { isIssuableSubdomain } from "./subdomainNames";
 
 describe.each(DRIVERS)("the subdomain pool (%s)", (driver) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(driver);
-    await database.db.insert(users).values(
-      Array.from({ length: 70 }, (_, i) => ({ id: `u${i}`, name: `U${i}`, email: `u${i}@example.com` })),
-    );
+    await database.db.insert(users).values(Array.from({ length: 70 }, (_, i) => ({ id: `u${i}`, name: `U${i}`, email: `u${i}@example.com` })));
   });
   afterAll(() => database.destroy());
 

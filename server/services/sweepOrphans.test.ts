@@ -36,7 +36,9 @@ describe.each(DRIVERS)("sweeping crash leftovers (%s)", (driver) => {
     await createSiteWith(client, htmlFile(`<h1>kept ${driver}</h1>`));
     const pictureSha = (await saveAvatar(server.ctx, user.id, Buffer.concat([PNG, Buffer.from(driver)]))).sha256;
     const compressed = await put(`a compressed form of the page (${driver})`);
-    const [page] = rowsOf<{ sha256: string }>(await server.ctx.db.execute(sql`select sha256 from site_files where file_path = 'index.html' order by updated_at desc limit 1`));
+    const [page] = rowsOf<{ sha256: string }>(
+      await server.ctx.db.execute(sql`select sha256 from site_files where file_path = 'index.html' order by updated_at desc limit 1`),
+    );
     await registerBlobs(server.ctx.db, [{ sha256: compressed, size: 1 }]);
     await server.ctx.db.insert(blobVariants).values({ sha256: page!.sha256, encoding: "gzip", variant_sha256: compressed, size: 1 });
 
@@ -112,7 +114,10 @@ describe.each(DRIVERS)("sweeping crash leftovers (%s)", (driver) => {
   it("drops compressed forms of blobs nothing refers to, then their bytes", async () => {
     const source = await put(`released while being compressed (${driver})`);
     const variant = await put(`its gzip form (${driver})`);
-    await registerBlobs(server.ctx.db, [{ sha256: source, size: 1 }, { sha256: variant, size: 1 }]);
+    await registerBlobs(server.ctx.db, [
+      { sha256: source, size: 1 },
+      { sha256: variant, size: 1 },
+    ]);
     await server.ctx.db.insert(blobVariants).values({ sha256: source, encoding: "gzip", variant_sha256: variant, size: 1 });
     expect((await sweepOrphans(server.ctx, later())).variants).toBe(1);
     expect(await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, source))).toEqual([]);

@@ -38,8 +38,13 @@ export async function sweepOrphans(ctx: SweepContext, now = new Date()): Promise
   // The blob store's temporaries, and zips waiting to be unpacked ($BERTH_DATA_DIR/tmp).
   const temporaries = (await ctx.blobs.removeStaleTemp(graceMs)) + (await removeStaleTempFiles(ctx.env.dataDir, graceMs, now.getTime()));
 
-  const abandoned = await failDeploymentsStartedBefore(ctx.db, new Date(now.getTime() - ABANDONED_DEPLOYMENT_MS), "Deployment failed to complete successfully");
-  for (const { deployment, userId, subdomain } of abandoned) ctx.events.emit("deployment", { userId, siteId: deployment.site_id, subdomain, deployment });
+  const abandoned = await failDeploymentsStartedBefore(
+    ctx.db,
+    new Date(now.getTime() - ABANDONED_DEPLOYMENT_MS),
+    "Deployment failed to complete successfully",
+  );
+  for (const { deployment, userId, subdomain } of abandoned)
+    ctx.events.emit("deployment", { userId, siteId: deployment.site_id, subdomain, deployment });
 
   // Their compressed forms become unreferenced here, and go below once old enough.
   const variants = (await deleteStrandedVariants(ctx.db, cutoff)).length;

@@ -63,7 +63,11 @@ describe("parseUserAgent", () => {
       "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
       { device: "Desktop", browser: "Chrome 131", os: "ChromeOS" },
     ],
-    ["headless Chromium", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36", { device: "Desktop", browser: "Chrome 156", os: "Linux" }],
+    [
+      "headless Chromium",
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36",
+      { device: "Desktop", browser: "Chrome 156", os: "Linux" },
+    ],
     ["curl", "curl/8.5.0", { device: "Desktop", browser: "Unknown browser", os: null }],
     ["no header", null, { device: "Desktop", browser: "Unknown browser", os: null }],
   ])("%s", (_name, userAgent, expected) => {

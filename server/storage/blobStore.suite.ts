@@ -99,10 +99,13 @@ export function describeBlobStore(name: string, makeStore: () => Promise<BlobSto
     it("reads inclusive byte ranges", async () => {
       const bytes = randomBytes(1000);
       const { sha256 } = await store.put(Readable.from([bytes]), { maxBytes: 1000 });
-      for (const [start, end] of [[0, 0], [100, 199], [999, 999], [0, 999]] as const) {
-        expect(await readAll(await store.get(sha256, { start, end })), `${start}-${end}`).toEqual(
-          bytes.subarray(start, end + 1),
-        );
+      for (const [start, end] of [
+        [0, 0],
+        [100, 199],
+        [999, 999],
+        [0, 999],
+      ] as const) {
+        expect(await readAll(await store.get(sha256, { start, end })), `${start}-${end}`).toEqual(bytes.subarray(start, end + 1));
       }
     });
 
@@ -214,9 +217,7 @@ export function describeBlobStore(name: string, makeStore: () => Promise<BlobSto
     });
 
     it("lists every blob", async () => {
-      const stored = await Promise.all(
-        ["one", "two", "three"].map((text) => store.put(Readable.from([Buffer.from(text)]), { maxBytes: 10 })),
-      );
+      const stored = await Promise.all(["one", "two", "three"].map((text) => store.put(Readable.from([Buffer.from(text)]), { maxBytes: 10 })));
       const listed = await listAll(store);
       expect(listed.map((b) => b.sha256).sort()).toEqual(stored.map((s) => s.sha256).sort());
       for (const blob of listed) expect(blob.modifiedAt).toBeInstanceOf(Date);

@@ -71,10 +71,14 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       // Reads of up to 1 MiB keep large files to few big writes; a small file gets a buffer its own
       // size, since every read allocates a whole highWaterMark (1 MiB per 5 KB file would churn
       // the garbage collector when the edge loads many small files).
-      const length = range ? range.end - range.start + 1 : (await handle.stat().catch(async (error: unknown) => {
-        await handle.close();
-        throw error;
-      })).size;
+      const length = range
+        ? range.end - range.start + 1
+        : (
+            await handle.stat().catch(async (error: unknown) => {
+              await handle.close();
+              throw error;
+            })
+          ).size;
       const highWaterMark = Math.min(MAX_READ_BYTES, Math.max(MIN_READ_BYTES, length));
       return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark });
     },
@@ -178,7 +182,7 @@ async function placeOnce(tmpPath: string, finalPath: string): Promise<boolean> {
   }
   // Filesystems without hard links (FAT, some network mounts): rename is still atomic, but two
   // racing puts may then both report created: true.
-  if (await exists(finalPath) && (await touch(finalPath))) return false;
+  if ((await exists(finalPath)) && (await touch(finalPath))) return false;
   await rename(tmpPath, finalPath);
   return true;
 }
@@ -209,7 +213,6 @@ async function syncDirectory(directory: string): Promise<void> {
     // Best effort by design (see above).
   }
 }
-
 
 async function subdirectories(parent: string): Promise<string[]> {
   return (await readdirIfPresent(parent)).filter((name) => FAN_OUT.test(name)).sort();

@@ -240,7 +240,6 @@ function clientConfig(options: S3BlobStoreOptions): S3ClientConfig {
   return config;
 }
 
-
 /** `length` bytes of `body` after skipping `skip`; stops (and closes `body`) once they have passed. */
 async function* slice(body: Readable, skip: number, length: number): AsyncGenerator<Buffer> {
   let toSkip = skip;

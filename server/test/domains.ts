@@ -31,7 +31,13 @@ export async function provisionAt(server: TestServer, now: Date): Promise<number
 }
 
 /** Adds the domain, publishes its records and runs the job through the DNS check, the 30 s wait and the certificate step. */
-export async function activeDomain(server: TestServer, dns: TestDnsServer, client: TestClient, siteId: string, hostname: string): Promise<DomainResponse> {
+export async function activeDomain(
+  server: TestServer,
+  dns: TestDnsServer,
+  client: TestClient,
+  siteId: string,
+  hostname: string,
+): Promise<DomainResponse> {
   const domain = await addDomainTo(client, siteId, hostname);
   publishRecords(dns, domain);
   const start = new Date();

@@ -14,10 +14,7 @@ export interface BuiltUser {
   name: string;
 }
 
-export async function buildUser(
-  server: TestServer,
-  overrides: Partial<Omit<BuiltUser, "id">> & { verified?: boolean } = {},
-): Promise<BuiltUser> {
+export async function buildUser(server: TestServer, overrides: Partial<Omit<BuiltUser, "id">> & { verified?: boolean } = {}): Promise<BuiltUser> {
   sequence += 1;
   const email = overrides.email ?? `user${sequence}.${Date.now()}@example.com`;
   const password = overrides.password ?? "correct horse battery";
@@ -30,7 +27,10 @@ export async function buildUser(
 }
 
 /** A client signed in as a new verified user. */
-export async function signedInClient(server: TestServer, overrides: Parameters<typeof buildUser>[1] = {}): Promise<{ client: TestClient; user: BuiltUser }> {
+export async function signedInClient(
+  server: TestServer,
+  overrides: Parameters<typeof buildUser>[1] = {},
+): Promise<{ client: TestClient; user: BuiltUser }> {
   const user = await buildUser(server, overrides);
   const client = server.client();
   const response = await client.post("/api/auth/sign-in/email", { email: user.email, password: user.password });

@@ -46,7 +46,9 @@ export class Outbox {
 
   /** The link in the newest message to `to` whose subject matches. */
   lastLink(to: string, subject: RegExp): string {
-    const message = this.messagesTo(to).filter((m) => subject.test(m.subject)).at(-1);
+    const message = this.messagesTo(to)
+      .filter((m) => subject.test(m.subject))
+      .at(-1);
     const link = message?.links[0];
     if (!link) throw new Error(`No message to ${to} matching ${subject} with a link; outbox has ${this.messages().length}`);
     return link;

@@ -32,7 +32,12 @@ export function multipartBody(fields: Record<string, string>, file?: UploadPart)
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export async function postMultipart(client: TestClient, url: string, fields: Record<string, string>, file?: UploadPart): Promise<LightMyRequestResponse> {
+export async function postMultipart(
+  client: TestClient,
+  url: string,
+  fields: Record<string, string>,
+  file?: UploadPart,
+): Promise<LightMyRequestResponse> {
   const { body, contentType } = multipartBody(fields, file);
   return client.request("POST", url, { headers: { "content-type": contentType }, payload: body });
 }

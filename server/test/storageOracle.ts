@@ -42,6 +42,7 @@ export async function storageMismatches(db: Executor): Promise<string[]> {
       from user_blobs b full join counted c on c.user_id = b.user_id and c.sha256 = b.sha256
       where b.refs is distinct from c.refs`),
   );
-  for (const r of refs) problems.push(`user_blobs ${r.user_id} ${r.sha256.slice(0, 12)}: stored ${r.stored ?? "none"}, counted ${r.counted ?? "none"}`);
+  for (const r of refs)
+    problems.push(`user_blobs ${r.user_id} ${r.sha256.slice(0, 12)}: stored ${r.stored ?? "none"}, counted ${r.counted ?? "none"}`);
   return problems;
 }

@@ -47,8 +47,7 @@ export class UploadError extends AppError {
   }
 }
 
-export const unsupportedType = () =>
-  new UploadError("unsupported_type", UPLOAD_TEXT.unsupportedTitle, UPLOAD_TEXT.unsupportedDescription);
+export const unsupportedType = () => new UploadError("unsupported_type", UPLOAD_TEXT.unsupportedTitle, UPLOAD_TEXT.unsupportedDescription);
 
 export const fileTooLarge = (maxBytes: number) =>
   new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, UPLOAD_TEXT.tooLargeDescription(maxBytes));
@@ -73,11 +72,9 @@ export function displayName(name: string): string {
 const ZIP_TITLE = "Archive refused";
 
 export const zipError = {
-  invalid: (detail: string) =>
-    new UploadError("zip_invalid", "Invalid archive", `The file is not a valid zip archive, or it is damaged: ${detail}`),
+  invalid: (detail: string) => new UploadError("zip_invalid", "Invalid archive", `The file is not a valid zip archive, or it is damaged: ${detail}`),
   empty: () => new UploadError("zip_empty", ZIP_TITLE, "The archive contains no files."),
-  encrypted: (name: string) =>
-    new UploadError("zip_encrypted", ZIP_TITLE, `The archive contains a password-protected file: ${displayName(name)}`),
+  encrypted: (name: string) => new UploadError("zip_encrypted", ZIP_TITLE, `The archive contains a password-protected file: ${displayName(name)}`),
   unsupportedMethod: (name: string, method: number) =>
     new UploadError(
       "zip_invalid",
@@ -89,36 +86,14 @@ export const zipError = {
   symlink: (name: string) =>
     new UploadError("zip_symlink", ZIP_TITLE, `The archive contains a symbolic link, which is not allowed: ${displayName(name)}`),
   specialFile: (name: string) =>
-    new UploadError(
-      "zip_special_file",
-      ZIP_TITLE,
-      `The archive contains a device, pipe or socket, which is not allowed: ${displayName(name)}`,
-    ),
-  duplicate: (name: string) =>
-    new UploadError("zip_duplicate_path", ZIP_TITLE, `The archive contains the path ${displayName(name)} more than once`),
+    new UploadError("zip_special_file", ZIP_TITLE, `The archive contains a device, pipe or socket, which is not allowed: ${displayName(name)}`),
+  duplicate: (name: string) => new UploadError("zip_duplicate_path", ZIP_TITLE, `The archive contains the path ${displayName(name)} more than once`),
   fileAndFolder: (name: string) =>
-    new UploadError(
-      "zip_duplicate_path",
-      ZIP_TITLE,
-      `The archive contains both a file and a folder named ${displayName(name)}`,
-    ),
+    new UploadError("zip_duplicate_path", ZIP_TITLE, `The archive contains both a file and a folder named ${displayName(name)}`),
   tooManyEntries: (maxEntries: number) =>
-    new UploadError(
-      "zip_too_many_entries",
-      ZIP_TITLE,
-      `The archive has more than ${maxEntries.toLocaleString("en-US")} entries`,
-    ),
+    new UploadError("zip_too_many_entries", ZIP_TITLE, `The archive has more than ${maxEntries.toLocaleString("en-US")} entries`),
   tooLarge: (maxTotalBytes: number) =>
-    new UploadError(
-      "zip_too_large",
-      ZIP_TITLE,
-      `The archive unpacks to more than ${formatUploadLimit(maxTotalBytes)}`,
-    ),
+    new UploadError("zip_too_large", ZIP_TITLE, `The archive unpacks to more than ${formatUploadLimit(maxTotalBytes)}`),
   fileTooLarge: (name: string, maxBytes: number) =>
-    new UploadError(
-      "file_too_large",
-      UPLOAD_TEXT.tooLargeTitle,
-      `${UPLOAD_TEXT.tooLargeDescription(maxBytes)} (${displayName(name)} is larger)`,
-    ),
+    new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, `${UPLOAD_TEXT.tooLargeDescription(maxBytes)} (${displayName(name)} is larger)`),
 };
-

@@ -221,7 +221,13 @@ describe("not a zip", () => {
   it.each([
     ["no entries", []],
     ["only folders", [{ name: "a/" }, { name: "a/b/" }]],
-    ["only junk", [{ name: "__MACOSX/._x", data: "x" }, { name: ".DS_Store", data: "x" }]],
+    [
+      "only junk",
+      [
+        { name: "__MACOSX/._x", data: "x" },
+        { name: ".DS_Store", data: "x" },
+      ],
+    ],
   ] as const)("refuses an archive with %s", async (_label, entries) => {
     await refuse([...entries], "zip_empty");
   });
@@ -238,7 +244,10 @@ describe("duplicates", () => {
   });
 
   it("allows names that differ only in case", async () => {
-    await writeZip(zipPath, [{ name: "A.html", data: "1" }, { name: "a.html", data: "2" }]);
+    await writeZip(zipPath, [
+      { name: "A.html", data: "1" },
+      { name: "a.html", data: "2" },
+    ]);
     const result = await extractZip(zipPath, sandbox.store, LIMITS);
     expect(result.files.map((file) => file.path)).toEqual(["A.html", "a.html"]);
   });

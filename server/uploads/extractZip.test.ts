@@ -88,11 +88,7 @@ describe("extractZip", () => {
   });
 
   it("keeps empty folders, including nested ones", async () => {
-    const result = await extract([
-      { name: "index.html", data: "home" },
-      { name: "a/b/c/", mode: UNIX_MODE.directory },
-      { name: "uploads/" },
-    ]);
+    const result = await extract([{ name: "index.html", data: "home" }, { name: "a/b/c/", mode: UNIX_MODE.directory }, { name: "uploads/" }]);
     expect(paths(result)).toEqual(["index.html"]);
     expect(result.folders).toEqual(["a", "a/b", "a/b/c", "uploads"]);
   });

@@ -115,7 +115,8 @@ async function readEntries(zip: ZipFile, store: BlobStore, limits: ZipExtractLim
     } catch (error) {
       if (!(error instanceof BlobTooLargeError)) throw error;
       if (limits.maxFileBytes <= budgetLeft) throw zipError.fileTooLarge(name, limits.maxFileBytes);
-      if (limits.quotaBytes !== undefined && limits.quotaBytes < limits.maxTotalBytes) throw quotaExceeded(limits.planStorageBytes ?? limits.quotaBytes);
+      if (limits.quotaBytes !== undefined && limits.quotaBytes < limits.maxTotalBytes)
+        throw quotaExceeded(limits.planStorageBytes ?? limits.quotaBytes);
       throw zipError.tooLarge(limits.maxTotalBytes);
     }
     if (put.created) created.push(put.sha256);

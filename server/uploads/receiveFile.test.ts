@@ -39,10 +39,7 @@ describe("receiveToBlob", () => {
   });
 
   it("refuses the limit plus one byte and keeps nothing", async () => {
-    const error = await expectUploadError(
-      receiveToBlob(Readable.from([Buffer.alloc(1 * MB + 1)]), sandbox.store, 1 * MB),
-      "file_too_large",
-    );
+    const error = await expectUploadError(receiveToBlob(Readable.from([Buffer.alloc(1 * MB + 1)]), sandbox.store, 1 * MB), "file_too_large");
     expect(error.title).toBe("File too large");
     expect(error.description).toBe("Maximum file size is 1MB");
     expect(error.status).toBe(413);

@@ -22,7 +22,7 @@ describe("the dashboard host", () => {
       const response = await server.client().get(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-type"]).toMatch(/text\/html/);
-      expect(response.body).toContain('<div id=root>');
+      expect(response.body).toContain("<div id=root>");
       expect(response.headers["cache-control"]).toBe("no-cache");
     },
   );
@@ -30,7 +30,7 @@ describe("the dashboard host", () => {
   it.each(["/nope", "/dashboard/nope", "/auth", "/contact/x"])("serves the app at unknown %s with 404", async (url) => {
     const response = await server.client().get(url);
     expect(response.statusCode).toBe(404);
-    expect(response.body).toContain('<div id=root>');
+    expect(response.body).toContain("<div id=root>");
   });
 
   it("caches hashed assets for a year", async () => {

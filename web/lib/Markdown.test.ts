@@ -3,8 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { isSafeHref, Markdown, type MarkdownOptions } from "./Markdown";
 
-const html = (source: string, options: MarkdownOptions = {}) =>
-  renderToStaticMarkup(createElement(Markdown, { source, ...options }));
+const html = (source: string, options: MarkdownOptions = {}) => renderToStaticMarkup(createElement(Markdown, { source, ...options }));
 
 describe("Markdown blocks", () => {
   it("renders headings one to three, and deeper ones as level three", () => {
@@ -30,9 +29,7 @@ describe("Markdown blocks", () => {
   });
 
   it("continues a list item on the following line", () => {
-    expect(html("- breaks the law,\n  or infringes\n- next")).toBe(
-      "<ul><li>breaks the law, or infringes</li><li>next</li></ul>",
-    );
+    expect(html("- breaks the law,\n  or infringes\n- next")).toBe("<ul><li>breaks the law, or infringes</li><li>next</li></ul>");
   });
 
   it("ends a list at a blank line and starts a new one when the kind changes", () => {
@@ -72,9 +69,7 @@ describe("Markdown inline", () => {
   });
 
   it("escapes HTML in the source instead of interpreting it", () => {
-    expect(html("<script>alert(1)</script> <b>x</b>")).toBe(
-      "<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;x&lt;/b&gt;</p>",
-    );
+    expect(html("<script>alert(1)</script> <b>x</b>")).toBe("<p>&lt;script&gt;alert(1)&lt;/script&gt; &lt;b&gt;x&lt;/b&gt;</p>");
   });
 });
 

@@ -216,7 +216,7 @@ export function renderMarkdown(source: string, options: MarkdownOptions = {}): R
     const key = String(index);
     switch (block.kind) {
       case "heading": {
-        const Tag = (`h${block.level}` as const);
+        const Tag = `h${block.level}` as const;
         return <Tag key={key}>{parseInline(block.text, options, key)}</Tag>;
       }
       case "paragraph":

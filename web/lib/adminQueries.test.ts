@@ -21,9 +21,7 @@ describe("adminUsersPath", () => {
     expect(adminUsersPath("", 1)).toBe("/api/admin/users");
   });
   it("encodes the search and the page", () => {
-    expect(adminUsersPath("a&b c", 3)).toBe(
-      "/api/admin/users?search=a%26b+c&page=3",
-    );
+    expect(adminUsersPath("a&b c", 3)).toBe("/api/admin/users?search=a%26b+c&page=3");
   });
 });
 
@@ -39,13 +37,9 @@ describe("applyUpdate", () => {
     });
   });
   it("bans with a time and unbans to null, keeping an existing ban's time", () => {
-    expect(applyUpdate(user, { banned: true }).bannedAt).toEqual(
-      expect.any(String),
-    );
+    expect(applyUpdate(user, { banned: true }).bannedAt).toEqual(expect.any(String));
     const banned = { ...user, bannedAt: "2026-11-02T00:00:00.000Z" };
-    expect(applyUpdate(banned, { banned: true }).bannedAt).toBe(
-      banned.bannedAt,
-    );
+    expect(applyUpdate(banned, { banned: true }).bannedAt).toBe(banned.bannedAt);
     expect(applyUpdate(banned, { banned: false }).bannedAt).toBeNull();
   });
 });

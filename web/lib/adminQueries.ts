@@ -1,26 +1,14 @@
 // The admin page's server state (/api/admin/*). Every query sits under ["admin"], so a write can
 // refresh every page of the user list at once. Writes to a user are applied to the cached pages at
 // once (optimistic) and rolled back if the server refuses them.
-import {
-  keepPreviousData,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-} from "@tanstack/react-query";
-import type {
-  AdminStorageResponse,
-  AdminUser,
-  AdminUserUpdate,
-  AdminUsersResponse,
-} from "../../common/admin";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { AdminStorageResponse, AdminUser, AdminUserUpdate, AdminUsersResponse } from "../../common/admin";
 import { api } from "./api";
 
 export const adminKeys = {
   all: ["admin"] as const,
   users: ["admin", "users"] as const,
-  userPage: (search: string, page: number) =>
-    ["admin", "users", search, page] as const,
+  userPage: (search: string, page: number) => ["admin", "users", search, page] as const,
   storage: ["admin", "storage"] as const,
 };
 
@@ -57,11 +45,7 @@ export function useAdminStorage() {
 
 type Snapshot = [readonly unknown[], AdminUsersResponse | undefined][];
 
-function patchCachedUser(
-  queryClient: QueryClient,
-  id: string,
-  patch: (user: AdminUser) => AdminUser,
-): void {
+function patchCachedUser(queryClient: QueryClient, id: string, patch: (user: AdminUser) => AdminUser): void {
   queryClient.setQueriesData<AdminUsersResponse>(
     { queryKey: adminKeys.users },
     (data) =>
@@ -73,18 +57,13 @@ function patchCachedUser(
 }
 
 /** What the row shows while the server applies `update`. */
-export function applyUpdate(
-  user: AdminUser,
-  update: AdminUserUpdate,
-): AdminUser {
+export function applyUpdate(user: AdminUser, update: AdminUserUpdate): AdminUser {
   return {
     ...user,
     ...(update.plan !== undefined && { plan: update.plan }),
     ...(update.isAdmin !== undefined && { isAdmin: update.isAdmin }),
     ...(update.banned !== undefined && {
-      bannedAt: update.banned
-        ? (user.bannedAt ?? new Date().toISOString())
-        : null,
+      bannedAt: update.banned ? (user.bannedAt ?? new Date().toISOString()) : null,
     }),
   };
 }
@@ -103,26 +82,21 @@ export function useUpdateAdminUser() {
       const snapshot = queryClient.getQueriesData<AdminUsersResponse>({
         queryKey: adminKeys.users,
       });
-      patchCachedUser(queryClient, user.id, (cached) =>
-        applyUpdate(cached, update),
-      );
+      patchCachedUser(queryClient, user.id, (cached) => applyUpdate(cached, update));
       return snapshot;
     },
     onSuccess: (saved) => patchCachedUser(queryClient, saved.id, () => saved),
     onError: (_error, _input, snapshot) => {
-      for (const [key, data] of snapshot ?? [])
-        queryClient.setQueryData(key, data);
+      for (const [key, data] of snapshot ?? []) queryClient.setQueryData(key, data);
     },
-    onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
   });
 }
 
 /** POST /api/admin/users/:id/password-reset: mails the user a reset link. */
 export function useSendPasswordReset() {
   return useMutation({
-    mutationFn: (user: AdminUser) =>
-      api<unknown>(userPath(user.id, "/password-reset"), { method: "POST" }),
+    mutationFn: (user: AdminUser) => api<unknown>(userPath(user.id, "/password-reset"), { method: "POST" }),
   });
 }
 
@@ -130,9 +104,7 @@ export function useSendPasswordReset() {
 export function useDeleteAdminUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (user: AdminUser) =>
-      api<unknown>(userPath(user.id), { method: "DELETE" }),
-    onSettled: () =>
-      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+    mutationFn: (user: AdminUser) => api<unknown>(userPath(user.id), { method: "DELETE" }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
   });
 }

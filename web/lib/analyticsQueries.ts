@@ -14,21 +14,16 @@ export const ANALYTICS_POLL_MS = 60_000;
 export const analyticsKeys = {
   /** Every range of one site: what an `analytics` event invalidates. */
   site: (siteId: string) => ["sites", siteId, "analytics"] as const,
-  range: (siteId: string, range: AnalyticsRange) =>
-    ["sites", siteId, "analytics", range] as const,
+  range: (siteId: string, range: AnalyticsRange) => ["sites", siteId, "analytics", range] as const,
 };
 
 export function useSiteAnalytics(siteId: string, range: AnalyticsRange) {
   return useQuery({
     queryKey: analyticsKeys.range(siteId, range),
-    queryFn: () =>
-      api<AnalyticsResponse>(
-        `/api/sites/${encodeURIComponent(siteId)}/analytics?range=${range}`,
-      ),
+    queryFn: () => api<AnalyticsResponse>(`/api/sites/${encodeURIComponent(siteId)}/analytics?range=${range}`),
     // Switching ranges keeps the last figures on screen (dimmed) instead of flashing skeletons;
     // another site's figures are never shown in the meantime.
-    placeholderData: (previous, previousQuery) =>
-      previousQuery?.queryKey[1] === siteId ? previous : undefined,
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === siteId ? previous : undefined),
     refetchInterval: ANALYTICS_POLL_MS,
     staleTime: 5_000,
   });

@@ -7,9 +7,7 @@ describe("errorDescription", () => {
     expect(errorDescription(new ApiError(413, "too_large", "File too large", undefined, "Maximum file size is 50MB"))).toBe(
       "File too large. Maximum file size is 50MB",
     );
-    expect(errorDescription(new ApiError(409, "quota", "Quota exceeded.", undefined, "Delete a site."))).toBe(
-      "Quota exceeded. Delete a site.",
-    );
+    expect(errorDescription(new ApiError(409, "quota", "Quota exceeded.", undefined, "Delete a site."))).toBe("Quota exceeded. Delete a site.");
   });
   it("is the message alone without a detail, and the spec's fallback for what is not an error", () => {
     expect(errorDescription(new ApiError(0, "network", "Cannot reach the server."))).toBe("Cannot reach the server.");

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  authErrorMessage,
-  isInvalidResetToken,
-  loginNoticeFor,
-} from "./authErrors";
+import { authErrorMessage, isInvalidResetToken, loginNoticeFor } from "./authErrors";
 import { AUTH_SCREEN_TEXT, AUTH_TEXT } from "../../common/texts";
 
 describe("authErrorMessage", () => {
@@ -17,22 +13,10 @@ describe("authErrorMessage", () => {
       },
       "Invalid email or password",
     ],
-    [
-      "the fallback when there is no message",
-      { status: 500 },
-      AUTH_TEXT.unexpectedError,
-    ],
-    [
-      "the fallback for a blank message",
-      { message: "  " },
-      AUTH_TEXT.unexpectedError,
-    ],
+    ["the fallback when there is no message", { status: 500 }, AUTH_TEXT.unexpectedError],
+    ["the fallback for a blank message", { message: "  " }, AUTH_TEXT.unexpectedError],
     ["the fallback for no error at all", null, AUTH_TEXT.unexpectedError],
-    [
-      "the rate-limit text on 429",
-      { status: 429, message: "Too many requests. Please try again later." },
-      AUTH_SCREEN_TEXT.login.tooManyAttempts,
-    ],
+    ["the rate-limit text on 429", { status: 429, message: "Too many requests. Please try again later." }, AUTH_SCREEN_TEXT.login.tooManyAttempts],
     [
       "the re-sent confirmation note",
       {
@@ -59,18 +43,9 @@ describe("isInvalidResetToken", () => {
 describe("loginNoticeFor", () => {
   it.each([
     ["", null],
-    [
-      "verified=1",
-      { kind: "success", message: AUTH_SCREEN_TEXT.login.verified },
-    ],
-    [
-      "verified=1&error=invalid_token",
-      { kind: "error", message: AUTH_SCREEN_TEXT.login.verifyLinkInvalid },
-    ],
-    [
-      "error=token_expired",
-      { kind: "error", message: AUTH_SCREEN_TEXT.login.verifyLinkInvalid },
-    ],
+    ["verified=1", { kind: "success", message: AUTH_SCREEN_TEXT.login.verified }],
+    ["verified=1&error=invalid_token", { kind: "error", message: AUTH_SCREEN_TEXT.login.verifyLinkInvalid }],
+    ["error=token_expired", { kind: "error", message: AUTH_SCREEN_TEXT.login.verifyLinkInvalid }],
     ["verified=0", null],
   ])("?%s", (query, expected) => {
     expect(loginNoticeFor(new URLSearchParams(query))).toEqual(expected);

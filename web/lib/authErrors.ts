@@ -9,20 +9,15 @@ export interface AuthErrorLike {
 }
 
 /** The message for a toast and the inline alert of a failed sign-in, sign-up or reset request. */
-export function authErrorMessage(
-  error: AuthErrorLike | null | undefined,
-): string {
+export function authErrorMessage(error: AuthErrorLike | null | undefined): string {
   if (error?.status === 429) return AUTH_SCREEN_TEXT.login.tooManyAttempts;
-  if (error?.code === "EMAIL_NOT_VERIFIED")
-    return AUTH_SCREEN_TEXT.login.emailNotVerified;
+  if (error?.code === "EMAIL_NOT_VERIFIED") return AUTH_SCREEN_TEXT.login.emailNotVerified;
   const message = error?.message?.trim();
   return message ? message : AUTH_TEXT.unexpectedError;
 }
 
 /** A reset token the server no longer accepts: the screen offers a new link instead of the form. */
-export function isInvalidResetToken(
-  error: AuthErrorLike | null | undefined,
-): boolean {
+export function isInvalidResetToken(error: AuthErrorLike | null | undefined): boolean {
   return error?.code === "INVALID_TOKEN" || error?.code === "TOKEN_EXPIRED";
 }
 
@@ -34,17 +29,13 @@ export type LoginNotice = { kind: "success" | "error"; message: string } | null;
  * wins over `verified`.
  */
 export function loginNoticeFor(params: URLSearchParams): LoginNotice {
-  if (params.get("error"))
-    return { kind: "error", message: AUTH_SCREEN_TEXT.login.verifyLinkInvalid };
-  if (params.get("verified") === "1")
-    return { kind: "success", message: AUTH_SCREEN_TEXT.login.verified };
+  if (params.get("error")) return { kind: "error", message: AUTH_SCREEN_TEXT.login.verifyLinkInvalid };
+  if (params.get("verified") === "1") return { kind: "success", message: AUTH_SCREEN_TEXT.login.verified };
   return null;
 }
 
 /** better-auth answers HTTP errors as { error }, but a dropped connection throws: make both a value. */
-export async function settleAuthCall<T extends { error: unknown }>(
-  call: Promise<T>,
-): Promise<T | { data: null; error: AuthErrorLike }> {
+export async function settleAuthCall<T extends { error: unknown }>(call: Promise<T>): Promise<T | { data: null; error: AuthErrorLike }> {
   try {
     return await call;
   } catch {
@@ -52,8 +43,7 @@ export async function settleAuthCall<T extends { error: unknown }>(
       data: null,
       error: {
         status: 0,
-        message:
-          "Cannot reach the server. Check your connection and try again.",
+        message: "Cannot reach the server. Check your connection and try again.",
       },
     };
   }

@@ -2,20 +2,9 @@
 // invalidate. Every site query sits under ["sites"], so invalidating that key refreshes the list
 // and any open site page together.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type {
-  NotificationPreferences,
-  SessionsResponse,
-} from "../../common/account";
-import {
-  isProvisioning,
-  type DomainListResponse,
-  type DomainResponse,
-} from "../../common/domains";
-import type {
-  ShareLinkListResponse,
-  ShareLinkOpensResponse,
-  ShareLinkResponse,
-} from "../../common/shareLinks";
+import type { NotificationPreferences, SessionsResponse } from "../../common/account";
+import { isProvisioning, type DomainListResponse, type DomainResponse } from "../../common/domains";
+import type { ShareLinkListResponse, ShareLinkOpensResponse, ShareLinkResponse } from "../../common/shareLinks";
 import type {
   DeploymentListResponse,
   DeploymentResponse,
@@ -30,12 +19,10 @@ import { api } from "./api";
 export const queryKeys = {
   sites: ["sites"] as const,
   site: (id: string) => ["sites", id] as const,
-  siteFiles: (id: string, parent: string | null) =>
-    ["sites", id, "files", parent ?? ""] as const,
+  siteFiles: (id: string, parent: string | null) => ["sites", id, "files", parent ?? ""] as const,
   deployments: (id: string) => ["sites", id, "deployments"] as const,
   shareLinks: (id: string) => ["sites", id, "share-links"] as const,
-  shareLinkOpens: (id: string, linkId: string) =>
-    ["sites", id, "share-links", linkId, "opens"] as const,
+  shareLinkOpens: (id: string, linkId: string) => ["sites", id, "share-links", linkId, "opens"] as const,
   /** Every domain query sits under ["domains"]: a domain event refreshes the page and the card. */
   domains: ["domains"] as const,
   siteDomains: (id: string) => ["domains", "site", id] as const,
@@ -77,32 +64,20 @@ export function useSite(id: string | undefined) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: queryKeys.site(id ?? ""),
-    queryFn: () =>
-      api<SiteResponse>(`/api/sites/${encodeURIComponent(id ?? "")}`),
+    queryFn: () => api<SiteResponse>(`/api/sites/${encodeURIComponent(id ?? "")}`),
     enabled: Boolean(id),
-    initialData: () =>
-      queryClient
-        .getQueryData<SiteListResponse>(queryKeys.sites)
-        ?.sites.find((site) => site.id === id),
-    initialDataUpdatedAt: () =>
-      queryClient.getQueryState(queryKeys.sites)?.dataUpdatedAt,
+    initialData: () => queryClient.getQueryData<SiteListResponse>(queryKeys.sites)?.sites.find((site) => site.id === id),
+    initialDataUpdatedAt: () => queryClient.getQueryState(queryKeys.sites)?.dataUpdatedAt,
   });
 }
 
 /** The files of one folder of a site (null: the root). */
-export function useSiteFiles(
-  id: string | undefined,
-  parent: string | null = null,
-) {
+export function useSiteFiles(id: string | undefined, parent: string | null = null) {
   return useQuery({
     queryKey: queryKeys.siteFiles(id ?? "", parent),
     queryFn: async (): Promise<SiteFileResponse[]> => {
       const query = parent ? `?parent=${encodeURIComponent(parent)}` : "";
-      return (
-        await api<SiteFileListResponse>(
-          `/api/sites/${encodeURIComponent(id ?? "")}/files${query}`,
-        )
-      ).files;
+      return (await api<SiteFileListResponse>(`/api/sites/${encodeURIComponent(id ?? "")}/files${query}`)).files;
     },
     enabled: Boolean(id),
   });
@@ -113,11 +88,7 @@ export function useDeployments(id: string | undefined) {
   return useQuery({
     queryKey: queryKeys.deployments(id ?? ""),
     queryFn: async (): Promise<DeploymentResponse[]> =>
-      (
-        await api<DeploymentListResponse>(
-          `/api/sites/${encodeURIComponent(id ?? "")}/deployments`,
-        )
-      ).deployments,
+      (await api<DeploymentListResponse>(`/api/sites/${encodeURIComponent(id ?? "")}/deployments`)).deployments,
     enabled: Boolean(id),
   });
 }
@@ -135,8 +106,7 @@ export function useStats() {
 export function useAccountSessions() {
   return useQuery({
     queryKey: queryKeys.sessions,
-    queryFn: async () =>
-      (await api<SessionsResponse>("/api/me/sessions")).sessions,
+    queryFn: async () => (await api<SessionsResponse>("/api/me/sessions")).sessions,
     // "Active 5 minutes ago" drifts; refresh when the user comes back to the tab.
     refetchOnWindowFocus: true,
   });
@@ -153,20 +123,15 @@ export function useNotificationPreferences() {
 /** While a domain is being provisioned its status is re-read this often (events may be missed). */
 export const DOMAIN_POLL_MS = 5_000;
 
-function pollWhileProvisioning(
-  domains: DomainResponse[] | undefined,
-): number | false {
-  return domains?.some((domain) => isProvisioning(domain.status))
-    ? DOMAIN_POLL_MS
-    : false;
+function pollWhileProvisioning(domains: DomainResponse[] | undefined): number | false {
+  return domains?.some((domain) => isProvisioning(domain.status)) ? DOMAIN_POLL_MS : false;
 }
 
 /** Every custom domain of the user, across sites, newest first. */
 export function useDomains() {
   return useQuery({
     queryKey: queryKeys.domains,
-    queryFn: async () =>
-      (await api<DomainListResponse>("/api/domains")).domains,
+    queryFn: async () => (await api<DomainListResponse>("/api/domains")).domains,
     refetchInterval: (query) => pollWhileProvisioning(query.state.data),
   });
 }
@@ -175,12 +140,7 @@ export function useDomains() {
 export function useSiteDomains(id: string) {
   return useQuery({
     queryKey: queryKeys.siteDomains(id),
-    queryFn: async () =>
-      (
-        await api<DomainListResponse>(
-          `/api/sites/${encodeURIComponent(id)}/domains`,
-        )
-      ).domains,
+    queryFn: async () => (await api<DomainListResponse>(`/api/sites/${encodeURIComponent(id)}/domains`)).domains,
     refetchInterval: (query) => pollWhileProvisioning(query.state.data),
   });
 }
@@ -189,30 +149,17 @@ export function useSiteDomains(id: string) {
 export function useShareLinks(id: string) {
   return useQuery({
     queryKey: queryKeys.shareLinks(id),
-    queryFn: async (): Promise<ShareLinkResponse[]> =>
-      (
-        await api<ShareLinkListResponse>(
-          `/api/sites/${encodeURIComponent(id)}/share-links`,
-        )
-      ).links,
+    queryFn: async (): Promise<ShareLinkResponse[]> => (await api<ShareLinkListResponse>(`/api/sites/${encodeURIComponent(id)}/share-links`)).links,
     refetchOnWindowFocus: true,
   });
 }
 
 /** The last opens of one share link; fetched only while its log is open. */
-export function useShareLinkOpens(
-  id: string,
-  linkId: string,
-  enabled: boolean,
-) {
+export function useShareLinkOpens(id: string, linkId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.shareLinkOpens(id, linkId),
     queryFn: async () =>
-      (
-        await api<ShareLinkOpensResponse>(
-          `/api/sites/${encodeURIComponent(id)}/share-links/${encodeURIComponent(linkId)}/opens`,
-        )
-      ).opens,
+      (await api<ShareLinkOpensResponse>(`/api/sites/${encodeURIComponent(id)}/share-links/${encodeURIComponent(linkId)}/opens`)).opens,
     enabled,
     refetchOnWindowFocus: true,
   });

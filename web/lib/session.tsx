@@ -1,14 +1,7 @@
 // The signed-in state every screen reads: session, user, profile, account and a loading flag.
 // Loading is true until the first session check completes; the profile is fetched once a user is
 // present and cleared on sign-out.
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  type ReactNode,
-} from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MeResponse } from "../../common/api";
 import { api, ApiError } from "./api";
@@ -62,10 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await queryClient.invalidateQueries({ queryKey: ["me"] });
   }, [refetch, queryClient]);
 
-  const setMe = useCallback(
-    (next: MeResponse) => queryClient.setQueryData(queryKeys.me(next.user.id), next),
-    [queryClient],
-  );
+  const setMe = useCallback((next: MeResponse) => queryClient.setQueryData(queryKeys.me(next.user.id), next), [queryClient]);
 
   const signOut = useCallback(async () => {
     await authClient.signOut();

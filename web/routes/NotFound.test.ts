@@ -11,12 +11,7 @@ describe("notFoundActions", () => {
     ["/nope", false, false, ["signIn", "goHome"]],
     ["/dashboard/nope", true, false, ["goHome"]],
     ["/nope", true, true, ["goHome"]],
-  ] as const)(
-    "%s loading=%s signedIn=%s",
-    (pathname, loading, signedIn, expected) => {
-      expect(notFoundActions({ pathname, loading, signedIn })).toEqual(
-        expected,
-      );
-    },
-  );
+  ] as const)("%s loading=%s signedIn=%s", (pathname, loading, signedIn, expected) => {
+    expect(notFoundActions({ pathname, loading, signedIn })).toEqual(expected);
+  });
 });

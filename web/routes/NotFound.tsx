@@ -8,24 +8,15 @@ import { Button } from "../components/ui/Button";
 import { loginPathFor } from "../lib/redirect";
 import { useSession } from "../lib/session";
 
-export type NotFoundAction =
-  "backToDashboard" | "goToDashboard" | "goHome" | "signIn";
+export type NotFoundAction = "backToDashboard" | "goToDashboard" | "goHome" | "signIn";
 
 /**
  * The buttons of the not-found page, in display order. While the session is still loading only
  * 'Go to Home' is offered, so a signed-in user never sees 'Sign In' flash up (nor the reverse).
  */
-export function notFoundActions(input: {
-  pathname: string;
-  loading: boolean;
-  signedIn: boolean;
-}): NotFoundAction[] {
+export function notFoundActions(input: { pathname: string; loading: boolean; signedIn: boolean }): NotFoundAction[] {
   if (input.loading) return ["goHome"];
-  if (input.signedIn)
-    return [
-      isDashboardPath(input.pathname) ? "backToDashboard" : "goToDashboard",
-      "goHome",
-    ];
+  if (input.signedIn) return [isDashboardPath(input.pathname) ? "backToDashboard" : "goToDashboard", "goHome"];
   return ["signIn", "goHome"];
 }
 
@@ -43,10 +34,7 @@ export function NotFound() {
     document.title = `${NOT_FOUND_TEXT.title} · ${PRODUCT_NAME}`;
   }, []);
 
-  const links: Record<
-    NotFoundAction,
-    { to: string; label: string; Icon: typeof Home }
-  > = {
+  const links: Record<NotFoundAction, { to: string; label: string; Icon: typeof Home }> = {
     backToDashboard: {
       to: "/dashboard",
       label: NOT_FOUND_TEXT.backToDashboard,
@@ -59,9 +47,7 @@ export function NotFound() {
     },
     // A signed-out visitor to a dashboard page probably needs to sign in to see it: come back here after.
     signIn: {
-      to: dashboard
-        ? loginPathFor(location.pathname + location.search)
-        : "/auth/login",
+      to: dashboard ? loginPathFor(location.pathname + location.search) : "/auth/login",
       label: NOT_FOUND_TEXT.signIn,
       Icon: LogIn,
     },
@@ -82,30 +68,19 @@ export function NotFound() {
           <p className="bg-gradient-to-b from-primary to-primary/40 bg-clip-text text-7xl font-bold tracking-tighter text-transparent sm:text-8xl">
             {NOT_FOUND_TEXT.code}
           </p>
-          <h1 className="mt-4 text-2xl font-semibold tracking-tight sm:text-3xl">
-            {NOT_FOUND_TEXT.title}
-          </h1>
+          <h1 className="mt-4 text-2xl font-semibold tracking-tight sm:text-3xl">{NOT_FOUND_TEXT.title}</h1>
           <p className="mt-3 text-sm leading-relaxed text-muted-foreground sm:text-base">
             {dashboard ? NOT_FOUND_TEXT.dashboardBody : NOT_FOUND_TEXT.body}
           </p>
           <p className="mt-4 max-w-full truncate rounded-md border bg-muted px-2.5 py-1 font-mono text-xs text-muted-foreground">
             {location.pathname}
           </p>
-          <div
-            className="mt-8 flex w-full flex-col gap-3 sm:w-auto sm:flex-row sm:justify-center"
-            data-testid="not-found-actions"
-          >
+          <div className="mt-8 flex w-full flex-col gap-3 sm:w-auto sm:flex-row sm:justify-center" data-testid="not-found-actions">
             {actions.map((action, index) => {
               const { to, label, Icon } = links[action];
               const primary = index === 0 && action !== "goHome";
               return (
-                <Button
-                  key={action}
-                  asChild
-                  size="lg"
-                  variant={primary ? "default" : "outline"}
-                  className="w-full sm:w-auto"
-                >
+                <Button key={action} asChild size="lg" variant={primary ? "default" : "outline"} className="w-full sm:w-auto">
                   <Link to={to}>
                     <Icon aria-hidden />
                     {label}

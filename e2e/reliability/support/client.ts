@@ -37,7 +37,13 @@ export function request(
 }
 
 /** A file of a site as a browser gets it, decoded when it came compressed. */
-export async function getSiteFile(port: number, host: string, pathname: string, encoding?: "br" | "gzip", agent: http.Agent | false = false): Promise<Answer> {
+export async function getSiteFile(
+  port: number,
+  host: string,
+  pathname: string,
+  encoding?: "br" | "gzip",
+  agent: http.Agent | false = false,
+): Promise<Answer> {
   const answer = await request(port, "GET", encodeURI(pathname), { host, ...(encoding ? { "accept-encoding": encoding } : {}) }, undefined, agent);
   const coding = answer.headers["content-encoding"];
   if (coding === "br") return { ...answer, body: brotliDecompressSync(answer.body) };
@@ -65,12 +71,18 @@ export class ApiClient {
   }
 
   send(method: string, pathname: string, body?: Buffer, contentType?: string): Promise<Answer> {
-    return request(this.berth.port, method, pathname, {
-      origin: this.berth.url,
-      host: `localhost:${this.berth.port}`,
-      ...(this.cookie ? { cookie: this.cookie } : {}),
-      ...(contentType ? { "content-type": contentType } : {}),
-    }, body);
+    return request(
+      this.berth.port,
+      method,
+      pathname,
+      {
+        origin: this.berth.url,
+        host: `localhost:${this.berth.port}`,
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(contentType ? { "content-type": contentType } : {}),
+      },
+      body,
+    );
   }
 
   json(method: string, pathname: string, body: unknown = {}): Promise<Answer> {

@@ -44,7 +44,11 @@ export function textFile(random: Random, filePath: string, marker: string, size:
 export function binaryFile(random: Random, filePath: string, marker: string, size: number): SiteFile {
   const ext = path.extname(filePath).slice(1) as keyof typeof TYPES;
   const head = Buffer.from(`${marker}\n`);
-  return { path: filePath, bytes: Buffer.concat([head, random.bytes(Math.max(0, size - head.length))]), type: TYPES[ext] ?? "application/octet-stream" };
+  return {
+    path: filePath,
+    bytes: Buffer.concat([head, random.bytes(Math.max(0, size - head.length))]),
+    type: TYPES[ext] ?? "application/octet-stream",
+  };
 }
 
 /** A zip of `files` (stored and deflated entries mixed), as bytes. */

@@ -68,7 +68,10 @@ export class CrashableBerth {
     const killAt = Date.now() + delayMs;
     let becameHealthy = false;
     while (Date.now() < killAt) {
-      const exitCode = await Promise.race([proc.exited, new Promise((r) => setTimeout(r, Math.max(0, Math.min(20, killAt - Date.now())), "running"))]);
+      const exitCode = await Promise.race([
+        proc.exited,
+        new Promise((r) => setTimeout(r, Math.max(0, Math.min(20, killAt - Date.now())), "running")),
+      ]);
       if (exitCode !== "running") throw new Error(`Berth exited (${String(exitCode)}) on its own:\n${proc.output()}`);
       if (!becameHealthy && Date.now() < killAt && (await this.healthy())) {
         becameHealthy = true;
@@ -94,7 +97,10 @@ export class CrashableBerth {
   }
 
   private healthy(): Promise<boolean> {
-    return fetch(`http://127.0.0.1:${this.port}/api/health`).then((r) => r.ok, () => false);
+    return fetch(`http://127.0.0.1:${this.port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
   }
 
   private began(): void {

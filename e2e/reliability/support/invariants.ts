@@ -62,8 +62,12 @@ export interface Leftovers {
 export async function readDbState(db: Db): Promise<DbState> {
   const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
   const sites = await rows<SiteRow>(sql`select id, user_id, subdomain, is_deleted, deleted_at, live_deployment_id from sites`);
-  const deployments = await rows<DeploymentRow>(sql`select id, site_id, version, status, file_count, total_size::float8 as total_size from deployments`);
-  const manifestRows = await rows<{ deployment_id: string; path: string; sha256: string }>(sql`select deployment_id, path, sha256 from deployment_files`);
+  const deployments = await rows<DeploymentRow>(
+    sql`select id, site_id, version, status, file_count, total_size::float8 as total_size from deployments`,
+  );
+  const manifestRows = await rows<{ deployment_id: string; path: string; sha256: string }>(
+    sql`select deployment_id, path, sha256 from deployment_files`,
+  );
   const treeRows = await rows<{ site_id: string; file_path: string; sha256: string }>(
     sql`select site_id, file_path, sha256 from site_files where not is_folder`,
   );
@@ -133,7 +137,12 @@ async function hashFile(file: string): Promise<string> {
  * Checks the invariants that hold whatever the test did; returns the violations (empty when all
  * hold) and what is left over for the orphan watch.
  */
-export async function checkInvariants(db: Db, dataDir: string, state: DbState, store: StoreState): Promise<{ violations: string[]; leftovers: Leftovers }> {
+export async function checkInvariants(
+  db: Db,
+  dataDir: string,
+  state: DbState,
+  store: StoreState,
+): Promise<{ violations: string[]; leftovers: Leftovers }> {
   const violations: string[] = [];
   const blobRows = new Map(
     rowsOf<{ sha256: string; size: number | string }>(await db.execute(sql`select sha256, size from blobs`)).map((r) => [r.sha256, Number(r.size)]),
@@ -147,7 +156,8 @@ export async function checkInvariants(db: Db, dataDir: string, state: DbState, s
       continue;
     }
     if (!blobRows.has(sha)) violations.push(`blob ${sha.slice(0, 12)} referenced by ${[...tables].join(", ")} has no row in blobs`);
-    else if (blobRows.get(sha) !== file.size) violations.push(`blob ${sha.slice(0, 12)}: blobs.size ${blobRows.get(sha)} but the file has ${file.size} bytes`);
+    else if (blobRows.get(sha) !== file.size)
+      violations.push(`blob ${sha.slice(0, 12)}: blobs.size ${blobRows.get(sha)} but the file has ${file.size} bytes`);
     if (verified.get(sha) !== file.mtimeMs) {
       const blobFile = path.join(dataDir, "blobs", sha.slice(0, 2), sha.slice(2, 4), sha);
       const actual = await hashFile(blobFile);
@@ -163,7 +173,8 @@ export async function checkInvariants(db: Db, dataDir: string, state: DbState, s
   );
   for (const row of sizes) {
     const file = store.blobs.get(row.sha256);
-    if (file && file.size !== Number(row.size)) violations.push(`${row.source} says blob ${row.sha256.slice(0, 12)} has ${row.size} bytes, the file ${file.size}`);
+    if (file && file.size !== Number(row.size))
+      violations.push(`${row.source} says blob ${row.sha256.slice(0, 12)} has ${row.size} bytes, the file ${file.size}`);
   }
 
   // 2. Deployments: a successful one is complete, any other has no files; a site serves only a
@@ -172,8 +183,10 @@ export async function checkInvariants(db: Db, dataDir: string, state: DbState, s
     const manifest = state.manifests.get(d.id) ?? new Map<string, string>();
     if (d.status === "success") {
       const total = [...manifest.values()].reduce((sum, sha) => sum + (store.blobs.get(sha)?.size ?? 0), 0);
-      if (manifest.size !== d.file_count) violations.push(`deployment v${d.version} of ${d.site_id.slice(0, 8)} says ${d.file_count} files, has ${manifest.size}`);
-      if (total !== d.total_size) violations.push(`deployment v${d.version} of ${d.site_id.slice(0, 8)} says ${d.total_size} bytes, its files have ${total}`);
+      if (manifest.size !== d.file_count)
+        violations.push(`deployment v${d.version} of ${d.site_id.slice(0, 8)} says ${d.file_count} files, has ${manifest.size}`);
+      if (total !== d.total_size)
+        violations.push(`deployment v${d.version} of ${d.site_id.slice(0, 8)} says ${d.total_size} bytes, its files have ${total}`);
     } else if (manifest.size > 0) {
       violations.push(`deployment v${d.version} of ${d.site_id.slice(0, 8)} is ${d.status} but has ${manifest.size} files`);
     }

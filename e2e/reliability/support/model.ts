@@ -60,7 +60,13 @@ export function resync(model: SiteModel, row: SiteRow, db: DbState): void {
   model.deleted = row.is_deleted;
 }
 
-export const unchanged = (model: SiteModel): SiteState => ({ label: "unchanged", exists: true, tree: model.tree, live: "same", deleted: model.deleted });
+export const unchanged = (model: SiteModel): SiteState => ({
+  label: "unchanged",
+  exists: true,
+  tree: model.tree,
+  live: "same",
+  deleted: model.deleted,
+});
 
 export function withFiles(tree: Tree, files: ReadonlyArray<{ path: string; sha: string }>): Tree {
   const next = new Map(tree);

@@ -92,7 +92,12 @@ export class Operations {
       label: `zip of ${files.length} entries (${zip.length} bytes) to ${site.subdomain}`,
       siteId: site.id,
       send: () =>
-        this.api.multipart("POST", `/api/sites/${site.id}/files`, { extract: "true" }, { name: `bundle-${cycle}.zip`, content: zip, type: "application/zip" }),
+        this.api.multipart(
+          "POST",
+          `/api/sites/${site.id}/files`,
+          { extract: "true" },
+          { name: `bundle-${cycle}.zip`, content: zip, type: "application/zip" },
+        ),
       before: unchanged(site),
       after: { label: "after", exists: true, tree, live: "new", liveFiles: tree, deleted: false },
       intermediate: [{ label: "committed, not published", exists: true, tree, live: "same", deleted: false }],
@@ -173,7 +178,13 @@ export class Operations {
       label: `creation of ${subdomain} (${files.length} files)`,
       siteId: undefined,
       subdomain,
-      send: () => this.api.multipart("POST", "/api/sites", { name: `Site ${cycle}`, subdomain }, { name: `site-${cycle}.zip`, content: zip, type: "application/zip" }),
+      send: () =>
+        this.api.multipart(
+          "POST",
+          "/api/sites",
+          { name: `Site ${cycle}`, subdomain },
+          { name: `site-${cycle}.zip`, content: zip, type: "application/zip" },
+        ),
       before: { label: "not created", exists: false },
       after: { label: "after", exists: true, tree, live: "new", liveFiles: tree, deleted: false },
       intermediate: [{ label: "created, not published", exists: true, tree, live: "same", liveFiles: new Map(), deleted: false }],

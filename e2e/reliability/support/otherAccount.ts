@@ -39,7 +39,10 @@ export function modeCounts(entries: readonly Entry[]): string {
     const key = `${entry.mode.toString(8).padStart(4, "0")} ${entry.kind}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([key, count]) => `${count} × ${key}`).join(", ");
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([key, count]) => `${count} × ${key}`)
+    .join(", ");
 }
 
 export const NOBODY = 65534;
@@ -73,11 +76,11 @@ process.stdout.write(JSON.stringify(out));
 
 /** Tries to read and write each entry as `nobody`. Only as root, which alone may switch users. */
 export function attemptsAsNobody(entries: readonly Entry[]): Attempt[] {
-  const result = spawnSync(
-    "setpriv",
-    [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", process.execPath, "-e", PROBE],
-    { input: JSON.stringify(entries.filter((entry) => entry.kind !== "other")), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
+  const result = spawnSync("setpriv", [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", process.execPath, "-e", PROBE], {
+    input: JSON.stringify(entries.filter((entry) => entry.kind !== "other")),
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`the probe as nobody failed (${String(result.status ?? result.error)}): ${result.stderr}`);
   return JSON.parse(result.stdout) as Attempt[];
 }

@@ -201,7 +201,10 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
       const { client, user } = await signedInClient(server);
       await createSiteWith(client, htmlFile(page));
       await server.compressor.kick();
-      const forms = await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, sha256Of(page)));
+      const forms = await server.ctx.db
+        .select()
+        .from(blobVariants)
+        .where(eq(blobVariants.sha256, sha256Of(page)));
       const variantBytes = forms.reduce((sum, form) => sum + (form.size ?? 0), 0);
       // The page compresses well: both forms are kept, and no quota counts them.
       expect(forms.filter((form) => form.variant_sha256 !== null)).toHaveLength(2);
@@ -359,7 +362,9 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
       await server.compressor.kick();
 
       const [sharedSha, uniqueSha, deletedSha] = [shared, unique, "<p>marked for deletion</p>"].map(sha256Of) as [string, string, string];
-      const variants = (await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, uniqueSha))).map((v) => v.variant_sha256!).filter(Boolean);
+      const variants = (await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, uniqueSha)))
+        .map((v) => v.variant_sha256!)
+        .filter(Boolean);
       expect(variants.length).toBeGreaterThan(0);
       // Avatars are blobs too: the user's own goes, a neighbour's avatar that happens to be the
       // same bytes as one of the user's files stays.
@@ -371,7 +376,9 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
 
       expect((await server.edge.get(hostOf(gone.url), "/")).text).toBe(shared);
       const ownedSiteIds = [gone.id, deletedSite.id];
-      const deploymentIds = (await server.ctx.db.select({ id: deployments.id }).from(deployments).where(inArray(deployments.site_id, ownedSiteIds))).map((d) => d.id);
+      const deploymentIds = (
+        await server.ctx.db.select({ id: deployments.id }).from(deployments).where(inArray(deployments.site_id, ownedSiteIds))
+      ).map((d) => d.id);
       expect(deploymentIds.length).toBeGreaterThanOrEqual(3);
 
       const response = await root.delete(`/api/admin/users/${user.id}`);
@@ -388,7 +395,10 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
       expect(await db.select().from(siteFiles).where(inArray(siteFiles.site_id, ownedSiteIds))).toEqual([]);
       expect((await owner.get("/api/sites")).statusCode).toBe(401);
       // Their subdomains, and the one they had reserved, are back in the pool.
-      const names = await db.select().from(availableSubdomains).where(inArray(availableSubdomains.subdomain, [gone.subdomain, deletedSite.subdomain, reserved]));
+      const names = await db
+        .select()
+        .from(availableSubdomains)
+        .where(inArray(availableSubdomains.subdomain, [gone.subdomain, deletedSite.subdomain, reserved]));
       expect(names).toHaveLength(3);
       for (const name of names) expect(name).toMatchObject({ is_assigned: false, assigned_site_id: null, reserved_by: null });
 
@@ -420,7 +430,12 @@ describe.each(DRIVERS)("admin API (%s)", (driver) => {
       expect(configAdmin.statusCode).toBe(409);
       expect(configAdmin.json().error.message).toMatch(/BERTH_ADMIN_EMAILS/);
       expect((await root.delete("/api/admin/users/no-such-user")).statusCode).toBe(404);
-      expect(await server.ctx.db.select().from(users).where(inArray(users.id, [adminUser.id, rootUser.id]))).toHaveLength(2);
+      expect(
+        await server.ctx.db
+          .select()
+          .from(users)
+          .where(inArray(users.id, [adminUser.id, rootUser.id])),
+      ).toHaveLength(2);
       expect((await admin.get("/api/admin/users")).statusCode).toBe(200);
     });
   });

@@ -133,12 +133,14 @@ describe.each(DRIVERS)("site analytics (%s)", (driver) => {
     ]);
     expect(body.top_referrers).toEqual([{ key: "search.example", count: 1 }]);
     expect(body.not_found).toEqual([{ key: "/old-page", count: 1 }]);
-    expect(body.statuses).toEqual([
-      { key: "200", count: 6 },
-      { key: "206", count: 1 },
-      { key: "304", count: 1 },
-      { key: "404", count: 1 },
-    ].sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)));
+    expect(body.statuses).toEqual(
+      [
+        { key: "200", count: 6 },
+        { key: "206", count: 1 },
+        { key: "304", count: 1 },
+        { key: "404", count: 1 },
+      ].sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
+    );
     expect(body.has_data).toBe(true);
     expect(body.series).toHaveLength(24);
     expect(body.series.reduce((sum, p) => sum + p.views, 0)).toBe(4);

@@ -169,15 +169,16 @@ describe.each(DRIVERS)("accounts (%s)", (driver) => {
 
   it("limits sign-in attempts per address, and the count survives a restart", async () => {
     const ip = "198.51.100.99";
-    const attempt = (s: TestServer) =>
-      s.client({ ip }).post("/api/auth/sign-in/email", { email: "nobody@example.com", password: "whatever pw" });
+    const attempt = (s: TestServer) => s.client({ ip }).post("/api/auth/sign-in/email", { email: "nobody@example.com", password: "whatever pw" });
     for (let i = 0; i < AUTH_LIMITS.signIn.max; i++) expect((await attempt(server)).statusCode).toBe(401);
     expect((await attempt(server)).statusCode).toBe(429);
 
     server = await server.restart();
     expect((await attempt(server)).statusCode).toBe(429);
     // Another address is not affected.
-    const other = await server.client({ ip: "198.51.100.100" }).post("/api/auth/sign-in/email", { email: "nobody@example.com", password: "whatever pw" });
+    const other = await server
+      .client({ ip: "198.51.100.100" })
+      .post("/api/auth/sign-in/email", { email: "nobody@example.com", password: "whatever pw" });
     expect(other.statusCode).toBe(401);
   });
 });

@@ -154,14 +154,20 @@ describe.each(DRIVERS)("custom-domain routes (%s)", (driver) => {
     it("checks again: provisioning starts over; an active domain is left as it is", async () => {
       const { client, site } = await ownerWithSite("pro");
       const domain = await addDomainTo(client, site.id, hostname());
-      await server.ctx.db.update(domains).set({ status: "failed", attempts: 10, error: "Domain validation timed out", next_attempt_at: null }).where(eq(domains.id, domain.id));
+      await server.ctx.db
+        .update(domains)
+        .set({ status: "failed", attempts: 10, error: "Domain validation timed out", next_attempt_at: null })
+        .where(eq(domains.id, domain.id));
       const response = await client.post(`/api/domains/${domain.id}/check`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ id: domain.id, status: "pending", attempts: 0, error: null });
       const [row] = await server.ctx.db.select().from(domains).where(eq(domains.id, domain.id));
       expect(row!.next_attempt_at).not.toBeNull();
 
-      await server.ctx.db.update(domains).set({ status: "active", verified_at: new Date(), activated_at: new Date(), next_attempt_at: null }).where(eq(domains.id, domain.id));
+      await server.ctx.db
+        .update(domains)
+        .set({ status: "active", verified_at: new Date(), activated_at: new Date(), next_attempt_at: null })
+        .where(eq(domains.id, domain.id));
       expect((await client.post(`/api/domains/${domain.id}/check`)).json()).toMatchObject({ status: "active" });
     });
 
@@ -169,9 +175,15 @@ describe.each(DRIVERS)("custom-domain routes (%s)", (driver) => {
       const { client, site } = await ownerWithSite("pro");
       const first = await addDomainTo(client, site.id, hostname());
       const second = await addDomainTo(client, site.id, hostname());
-      for (const [domain, minutes] of [[first, 1], [second, 2]] as const) {
+      for (const [domain, minutes] of [
+        [first, 1],
+        [second, 2],
+      ] as const) {
         const when = new Date(Date.now() - 60_000 * (3 - minutes));
-        await server.ctx.db.update(domains).set({ status: "active", verified_at: when, activated_at: when, next_attempt_at: null }).where(eq(domains.id, domain.id));
+        await server.ctx.db
+          .update(domains)
+          .set({ status: "active", verified_at: when, activated_at: when, next_attempt_at: null })
+          .where(eq(domains.id, domain.id));
       }
       await server.ctx.db.update(sites).set({ domain: first.hostname }).where(eq(sites.id, site.id));
       const removed = await client.delete(`/api/domains/${first.id}`);

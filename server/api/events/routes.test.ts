@@ -49,10 +49,12 @@ describe("GET /api/events", () => {
     try {
       const domain = await addDomainTo(owner.client, owner.site.id, "www.events.test");
       await owner.client.delete(`/api/domains/${domain.id}`);
-      await expect.poll(() => mine.events.filter((e) => e.type === "domain")).toEqual([
-        { type: "domain", site_id: owner.site.id, domain_id: domain.id },
-        { type: "domain", site_id: owner.site.id, domain_id: domain.id },
-      ]);
+      await expect
+        .poll(() => mine.events.filter((e) => e.type === "domain"))
+        .toEqual([
+          { type: "domain", site_id: owner.site.id, domain_id: domain.id },
+          { type: "domain", site_id: owner.site.id, domain_id: domain.id },
+        ]);
       expect(theirs.events.filter((e) => e.type === "domain")).toEqual([]);
     } finally {
       mine.close();

@@ -57,11 +57,24 @@ describe.each(DRIVERS)("files and deployments (%s)", (driver) => {
   it("stores a zip as a file unless asked to extract it", async () => {
     const { client } = await signedInClient(server);
     const site = await createSiteWith(client, htmlFile());
-    const zip = await zipOf([{ name: "a.html", data: "A" }, { name: "img/b.css", data: "B" }]);
+    const zip = await zipOf([
+      { name: "a.html", data: "A" },
+      { name: "img/b.css", data: "B" },
+    ]);
     const kept = await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name: "bundle.zip", content: zip, type: "application/zip" });
     expect(kept.json().files.map((f: { file_path: string }) => f.file_path)).toEqual(["bundle.zip"]);
-    const unpacked = await postMultipart(client, `/api/sites/${site.id}/files`, { extract: "true", parent: "x" }, { name: "bundle.zip", content: zip, type: "application/zip" });
-    expect(unpacked.json().files.map((f: { file_path: string }) => f.file_path).sort()).toEqual(["x/a.html", "x/img/b.css"]);
+    const unpacked = await postMultipart(
+      client,
+      `/api/sites/${site.id}/files`,
+      { extract: "true", parent: "x" },
+      { name: "bundle.zip", content: zip, type: "application/zip" },
+    );
+    expect(
+      unpacked
+        .json()
+        .files.map((f: { file_path: string }) => f.file_path)
+        .sort(),
+    ).toEqual(["x/a.html", "x/img/b.css"]);
     expect((await server.edge.get(hostOf(site.url), "/x/img/b.css")).text).toBe("B");
   });
 

@@ -22,12 +22,15 @@ function folderParam(value: string | null | undefined): string | null {
 }
 
 export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Params: { siteId: string }; Querystring: { parent?: string } }>("/api/sites/:siteId/files", async (request): Promise<SiteFileListResponse> => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
-    const files = await listSiteFilesInFolder(ctx.db, site.id, folderParam(request.query.parent));
-    return { files: files.map((f) => presentFile(f, site, ctx.urls)) };
-  });
+  app.get<{ Params: { siteId: string }; Querystring: { parent?: string } }>(
+    "/api/sites/:siteId/files",
+    async (request): Promise<SiteFileListResponse> => {
+      const user = await requireUser(ctx, request);
+      const site = await requireSite(ctx.db, user.id, request.params.siteId);
+      const files = await listSiteFilesInFolder(ctx.db, site.id, folderParam(request.query.parent));
+      return { files: files.map((f) => presentFile(f, site, ctx.urls)) };
+    },
+  );
 
   app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/files", async (request, reply) => {
     const user = await requireUser(ctx, request);
@@ -71,25 +74,29 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return { deployment: presentDeployment(result.deployment, result.deployment.id) };
   });
 
-  app.get<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId/download", { onSend: attachmentHeaders }, async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
-    const file = UUID.test(request.params.fileId) ? await getSiteFile(ctx.db, site.id, request.params.fileId) : undefined;
-    if (!file || file.is_folder || !file.sha256) throw new AppError("file_not_found", 404, "File not found");
-    let stream;
-    try {
-      stream = await ctx.blobs.get(file.sha256);
-    } catch (error) {
-      if (error instanceof BlobNotFoundError) throw new AppError("file_missing", 410, "The file's content is missing from storage.");
-      throw error;
-    }
-    return reply
-      .header("content-type", "application/octet-stream")
-      .header("content-length", file.file_size)
-      .header("content-disposition", contentDisposition(file.filename))
-      .header("cache-control", "private, no-store")
-      .send(stream);
-  });
+  app.get<{ Params: { siteId: string; fileId: string } }>(
+    "/api/sites/:siteId/files/:fileId/download",
+    { onSend: attachmentHeaders },
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      const site = await requireSite(ctx.db, user.id, request.params.siteId);
+      const file = UUID.test(request.params.fileId) ? await getSiteFile(ctx.db, site.id, request.params.fileId) : undefined;
+      if (!file || file.is_folder || !file.sha256) throw new AppError("file_not_found", 404, "File not found");
+      let stream;
+      try {
+        stream = await ctx.blobs.get(file.sha256);
+      } catch (error) {
+        if (error instanceof BlobNotFoundError) throw new AppError("file_missing", 410, "The file's content is missing from storage.");
+        throw error;
+      }
+      return reply
+        .header("content-type", "application/octet-stream")
+        .header("content-length", file.file_size)
+        .header("content-disposition", contentDisposition(file.filename))
+        .header("cache-control", "private, no-store")
+        .send(stream);
+    },
+  );
 }
 
 /**

@@ -19,8 +19,7 @@ describe.each(DRIVERS)("the profile picture (%s)", (driver) => {
   afterAll(() => server.close());
 
   const stored = async (sha: string) => (await server.ctx.blobs.stat(sha)) !== undefined;
-  const avatarOf = async (userId: string) =>
-    (await server.ctx.db.select().from(profiles).where(eq(profiles.id, userId)))[0]!;
+  const avatarOf = async (userId: string) => (await server.ctx.db.select().from(profiles).where(eq(profiles.id, userId)))[0]!;
 
   it("uploads a PNG, serves it to its owner as an inert image, and revalidates with its ETag", async () => {
     const { client, user } = await signedInClient(server);
@@ -93,7 +92,11 @@ describe.each(DRIVERS)("the profile picture (%s)", (driver) => {
     const tooBig = pngOfSize(AVATAR_MAX_BYTES + 1, 8);
     const refused = await uploadAvatar(client, png(tooBig));
     expect(refused.statusCode).toBe(413);
-    expect(refused.json().error).toEqual({ code: "avatar_too_large", message: ACCOUNT_TEXT.avatarTooLarge, detail: ACCOUNT_TEXT.avatarTooLargeDetail });
+    expect(refused.json().error).toEqual({
+      code: "avatar_too_large",
+      message: ACCOUNT_TEXT.avatarTooLarge,
+      detail: ACCOUNT_TEXT.avatarTooLargeDetail,
+    });
     expect(await stored(sha256(tooBig))).toBe(false);
     // The previous picture stays.
     expect((await avatarOf(user.id)).avatar_sha256).toBe(sha256(exact));
@@ -121,7 +124,12 @@ describe.each(DRIVERS)("the profile picture (%s)", (driver) => {
     expect(removed.json<MeResponse>().profile.avatar_url).toBeNull();
     expect(await avatarOf(user.id)).toMatchObject({ avatar_sha256: null, avatar_type: null, avatar_url: null });
     expect(await stored(sha256(second))).toBe(false);
-    expect(await server.ctx.db.select().from(blobs).where(eq(blobs.sha256, sha256(second)))).toEqual([]);
+    expect(
+      await server.ctx.db
+        .select()
+        .from(blobs)
+        .where(eq(blobs.sha256, sha256(second))),
+    ).toEqual([]);
     expect((await client.get("/api/me/avatar")).statusCode).toBe(404);
     // Removing again is harmless.
     expect((await client.delete("/api/me/avatar")).statusCode).toBe(200);

@@ -16,7 +16,10 @@ describe.each(DRIVERS)("suspended accounts (%s)", (driver) => {
   afterAll(() => server.close());
 
   const ban = (userId: string, banned: boolean) =>
-    server.ctx.db.update(profiles).set({ banned_at: banned ? new Date() : null }).where(eq(profiles.id, userId));
+    server.ctx.db
+      .update(profiles)
+      .set({ banned_at: banned ? new Date() : null })
+      .where(eq(profiles.id, userId));
 
   it("refuses the sign-in with a clear message and creates no session", async () => {
     const user = await buildUser(server);

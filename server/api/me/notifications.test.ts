@@ -106,7 +106,10 @@ describe.each(DRIVERS)("e-mail notifications (%s)", (driver) => {
 
   it.each([
     ["GET", (c: TestClient) => c.get("/api/me/notifications")],
-    ["PUT", (c: TestClient) => c.request("PUT", "/api/me/notifications", { json: { deployFailed: false, domainActive: false, weeklySummary: false } })],
+    [
+      "PUT",
+      (c: TestClient) => c.request("PUT", "/api/me/notifications", { json: { deployFailed: false, domainActive: false, weeklySummary: false } }),
+    ],
   ])("%s /api/me/notifications as a guest is 401", async (_method, call) => {
     expect((await call(server.client())).statusCode).toBe(401);
   });

@@ -33,7 +33,11 @@ describe.each(DRIVERS)("the profile (%s)", (driver) => {
 
   it("saves the profile, clears empty fields, and renames the account for the greeting", async () => {
     const { client, user } = await signedInClient(server, { name: "Old Name" });
-    const saved = await client.patch("/api/me/profile", { full_name: "  Ada Lovelace ", company: "Analytical Engines", website: "https://ada.example" });
+    const saved = await client.patch("/api/me/profile", {
+      full_name: "  Ada Lovelace ",
+      company: "Analytical Engines",
+      website: "https://ada.example",
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<MeResponse>()).toMatchObject({
       user: { name: "Ada Lovelace" },

@@ -104,8 +104,12 @@ describe.each(DRIVERS)("active sessions (%s)", (driver) => {
     const user = await buildUser(server);
     const client = await signIn(user);
     const setLastActivity = (minutesAgo: number) =>
-      server.ctx.db.update(sessions).set({ updatedAt: sql`now() - make_interval(mins => ${minutesAgo}::int)` }).where(eq(sessions.userId, user.id));
-    const lastActivity = async () => (await server.ctx.db.select({ at: sessions.updatedAt }).from(sessions).where(eq(sessions.userId, user.id)))[0]!.at;
+      server.ctx.db
+        .update(sessions)
+        .set({ updatedAt: sql`now() - make_interval(mins => ${minutesAgo}::int)` })
+        .where(eq(sessions.userId, user.id));
+    const lastActivity = async () =>
+      (await server.ctx.db.select({ at: sessions.updatedAt }).from(sessions).where(eq(sessions.userId, user.id)))[0]!.at;
 
     await setLastActivity(60);
     await client.get("/api/sites");
@@ -123,7 +127,10 @@ describe.each(DRIVERS)("active sessions (%s)", (driver) => {
     const old = await signIn(user);
     const current = await signIn(user);
     const oldId = (await list(old))[0]!.id;
-    await server.ctx.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, oldId));
+    await server.ctx.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, oldId));
     expect((await list(current)).map((s) => s.id)).not.toContain(oldId);
   });
 

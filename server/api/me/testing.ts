@@ -4,10 +4,7 @@ import { multipartBody, type UploadPart } from "../../test/sites";
 import type { TestClient } from "../../test/support";
 
 /** A real 1×1 PNG. */
-export const PNG_1x1 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
-  "base64",
-);
+export const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 
 /** PNG bytes of exactly `size` bytes: the signature and a 1×1 image, then padding after IEND. */
 export function pngOfSize(size: number, fill = 0): Buffer {

@@ -44,7 +44,15 @@ describe.each(DRIVERS)("share links and visibility API (%s)", (driver) => {
 
   /** A link made directly in the database, as one made while the owner was on Pro. */
   const linkFor = async (userId: string, siteId: string, values: Partial<Parameters<typeof insertShareLink>[1]> = {}) =>
-    insertShareLink(server.ctx.db, { site_id: siteId, user_id: userId, name: "Direct", expires_at: null, password_hash: null, max_views: null, ...values });
+    insertShareLink(server.ctx.db, {
+      site_id: siteId,
+      user_id: userId,
+      name: "Direct",
+      expires_at: null,
+      password_hash: null,
+      max_views: null,
+      ...values,
+    });
 
   async function snapshot(): Promise<string> {
     const parts: string[] = [];
@@ -102,7 +110,12 @@ describe.each(DRIVERS)("share links and visibility API (%s)", (driver) => {
   it("creates a link for a Pro owner with every option; the URL carries a token that names it; the hash never leaves", async () => {
     const { client, site } = await ownerWithSite("pro");
     const expiresAt = inAnHour();
-    const response = await client.post(`/api/sites/${site.id}/share-links`, { name: "  For the board  ", expiresAt, password: "open sesame", maxViews: 2 });
+    const response = await client.post(`/api/sites/${site.id}/share-links`, {
+      name: "  For the board  ",
+      expiresAt,
+      password: "open sesame",
+      maxViews: 2,
+    });
     expect(response.statusCode).toBe(201);
     const link = response.json<ShareLinkResponse>();
     expect(link).toMatchObject({
@@ -189,9 +202,9 @@ describe.each(DRIVERS)("share links and visibility API (%s)", (driver) => {
     const { client, site, user } = await ownerWithSite("pro");
     const link = await linkFor(user.id, site.id);
     const base = Date.now() - 100_000;
-    await server.ctx.db.insert(shareLinkOpens).values(
-      Array.from({ length: 55 }, (_, i) => ({ link_id: link.id, opened_at: new Date(base + i * 1000), user_agent: `Agent ${i}` })),
-    );
+    await server.ctx.db
+      .insert(shareLinkOpens)
+      .values(Array.from({ length: 55 }, (_, i) => ({ link_id: link.id, opened_at: new Date(base + i * 1000), user_agent: `Agent ${i}` })));
     const opens = (await client.get(`/api/sites/${site.id}/share-links/${link.id}/opens`)).json().opens;
     expect(opens).toHaveLength(50);
     expect(opens[0]).toEqual({ opened_at: new Date(base + 54_000).toISOString(), country: null, user_agent: "Agent 54" });

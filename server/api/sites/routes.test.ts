@@ -101,7 +101,10 @@ describe.each(DRIVERS)("sites (%s)", (driver) => {
 
   it("lists the files of a zip without an index.html", async () => {
     const { client } = await signedInClient(server);
-    const zip = await zipOf([{ name: "a.html", data: "a" }, { name: "b<script>.css", data: "b" }]);
+    const zip = await zipOf([
+      { name: "a.html", data: "a" },
+      { name: "b<script>.css", data: "b" },
+    ]);
     const site = await createSiteWith(client, { name: "files.zip", content: zip, type: "application/zip" });
     const page = await server.edge.get(hostOf(site.url), "/");
     expect(page.text).toContain('href="/a.html"');

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { CreateSiteFields, SetSitePasswordRequest, UpdateScheduleRequest, UpdateSiteRequest, type SiteListResponse, type SiteResponse, type StatsResponse } from "../../../common/sites";
+import {
+  CreateSiteFields,
+  SetSitePasswordRequest,
+  UpdateScheduleRequest,
+  UpdateSiteRequest,
+  type SiteListResponse,
+  type SiteResponse,
+  type StatsResponse,
+} from "../../../common/sites";
 import { PLANS } from "../../../common/plans";
 import type { AppContext } from "../../context";
 import { getPlanIdForUser } from "../../db/repositories/profiles";
@@ -67,7 +75,10 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const user = await requireUser(ctx, request);
     const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
     const body = parseBody(UpdateSiteRequest, request.body);
-    await updateSiteDetails(ctx.db, user.id, site.id, { name: body.name, ...(body.description !== undefined ? { description: body.description || null } : {}) });
+    await updateSiteDetails(ctx.db, user.id, site.id, {
+      name: body.name,
+      ...(body.description !== undefined ? { description: body.description || null } : {}),
+    });
     ctx.events.emit("site", { userId: user.id, siteId: site.id, subdomain: site.subdomain });
     return present(user.id, site.id);
   });

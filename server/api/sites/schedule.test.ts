@@ -85,7 +85,12 @@ describe.each(DRIVERS)("site schedule (%s)", (driver) => {
     it.each([
       ["an expiry in the past", { expiresAt: inHours(-1), publishAt: null }, "expiresAt", SCHEDULE_TEXT.expiryInPast],
       ["a go-live time after the expiry", { expiresAt: inHours(2), publishAt: inHours(3) }, "publishAt", SCHEDULE_TEXT.publishAfterExpiry],
-      ["a go-live time equal to the expiry", { expiresAt: "2999-01-01T00:00:00Z", publishAt: "2999-01-01T00:00:00Z" }, "publishAt", SCHEDULE_TEXT.publishAfterExpiry],
+      [
+        "a go-live time equal to the expiry",
+        { expiresAt: "2999-01-01T00:00:00Z", publishAt: "2999-01-01T00:00:00Z" },
+        "publishAt",
+        SCHEDULE_TEXT.publishAfterExpiry,
+      ],
       ["a date that is not ISO", { expiresAt: "next tuesday", publishAt: null }, "expiresAt", SCHEDULE_TEXT.invalidTime],
       ["a missing field", { expiresAt: inHours(1) }, "publishAt", undefined],
     ])("refuses %s with 400 and the field's message", async (_name, body, field, message) => {

@@ -71,10 +71,7 @@ function searchCondition(search: string | undefined): SQL {
 }
 
 /** A page of users whose e-mail or name contains `search` (any case), newest first. */
-export async function listAdminUsers(
-  db: Executor,
-  options: { search: string | undefined; limit: number; offset: number },
-): Promise<AdminUserRow[]> {
+export async function listAdminUsers(db: Executor, options: { search: string | undefined; limit: number; offset: number }): Promise<AdminUserRow[]> {
   const result = await db.execute(sql`
     select ${userColumns}
     from users u left join profiles p on p.id = u.id
@@ -170,4 +167,3 @@ export async function deleteUserRow(tx: Executor, userId: string): Promise<void>
   await deleteResetTokensOfUser(tx, userId);
   await tx.delete(users).where(eq(users.id, userId));
 }
-

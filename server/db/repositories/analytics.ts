@@ -239,7 +239,12 @@ export async function totalsFor(db: Executor, siteId: string, unit: Unit, start:
       coalesce(sum(bandwidth), 0)::bigint as bandwidth, coalesce(sum(bot_requests), 0)::bigint as bot_requests
     from ${rollup(unit)} where site_id = ${siteId} and ${column(unit)} >= ${start.toISOString()} and ${column(unit)} < ${end.toISOString()}`);
   const row = rowsOf<Record<keyof Totals, string | number>>(result)[0]!;
-  const totals = { views: Number(row.views), visitors: Number(row.visitors), bandwidth: Number(row.bandwidth), bot_requests: Number(row.bot_requests) };
+  const totals = {
+    views: Number(row.views),
+    visitors: Number(row.visitors),
+    bandwidth: Number(row.bandwidth),
+    bot_requests: Number(row.bot_requests),
+  };
   if (unit === "hour") {
     const distinct = await db.execute(sql`
       select count(*)::bigint as visitors from (
@@ -266,7 +271,14 @@ export async function seriesFor(db: Executor, siteId: string, unit: Unit, start:
 }
 
 /** The `limit` largest entries of each dimension over [start, end). */
-export async function topFor(db: Executor, siteId: string, unit: Unit, start: Date, end: Date, limit: number): Promise<Record<TopDimension, Array<{ key: string; count: number }>>> {
+export async function topFor(
+  db: Executor,
+  siteId: string,
+  unit: Unit,
+  start: Date,
+  end: Date,
+  limit: number,
+): Promise<Record<TopDimension, Array<{ key: string; count: number }>>> {
   const result = await db.execute(sql`
     select dimension, key, count from (
       select dimension, key, count, row_number() over (partition by dimension order by count desc, key) as rank from (
@@ -277,7 +289,10 @@ export async function topFor(db: Executor, siteId: string, unit: Unit, start: Da
     ) as ranked
     where rank <= ${limit}
     order by dimension, count desc, key`);
-  const top = Object.fromEntries(TOP_DIMENSIONS.map((d) => [d, [] as Array<{ key: string; count: number }>])) as Record<TopDimension, Array<{ key: string; count: number }>>;
+  const top = Object.fromEntries(TOP_DIMENSIONS.map((d) => [d, [] as Array<{ key: string; count: number }>])) as Record<
+    TopDimension,
+    Array<{ key: string; count: number }>
+  >;
   for (const row of rowsOf<{ dimension: TopDimension; key: string; count: string | number }>(result)) {
     top[row.dimension]?.push({ key: row.key, count: Number(row.count) });
   }

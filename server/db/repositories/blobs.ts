@@ -25,7 +25,10 @@ export async function lockBlobs(tx: Executor, shas: Iterable<string>): Promise<v
 export async function registerBlobs(tx: Executor, entries: { sha256: string; size: number }[]): Promise<void> {
   const unique = [...new Map(entries.map((e) => [e.sha256, e])).values()];
   for (let i = 0; i < unique.length; i += 1000) {
-    await tx.insert(blobs).values(unique.slice(i, i + 1000)).onConflictDoNothing();
+    await tx
+      .insert(blobs)
+      .values(unique.slice(i, i + 1000))
+      .onConflictDoNothing();
   }
 }
 
@@ -34,7 +37,10 @@ export async function unreferencedBlobs(db: Executor, candidates: string[]): Pro
   if (candidates.length === 0) return [];
   const result = await db.execute(sql`
     select b.sha256 from blobs b
-    where b.sha256 in (${sql.join(candidates.map((c) => sql`${c}`), sql`, `)})
+    where b.sha256 in (${sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    )})
       and not exists (select 1 from site_files sf where sf.sha256 = b.sha256)
       and not exists (select 1 from deployment_files df where df.sha256 = b.sha256)
       and not exists (select 1 from blob_variants v where v.variant_sha256 = b.sha256)
@@ -63,7 +69,10 @@ export async function deleteBlobRows(tx: Executor, shas: string[]): Promise<void
 export async function blobsNothingRefersTo(db: Executor, candidates: string[]): Promise<string[]> {
   if (candidates.length === 0) return [];
   const result = await db.execute(sql`
-    select c.sha256 from (values ${sql.join(candidates.map((c) => sql`(${c})`), sql`, `)}) as c(sha256)
+    select c.sha256 from (values ${sql.join(
+      candidates.map((c) => sql`(${c})`),
+      sql`, `,
+    )}) as c(sha256)
     where not exists (select 1 from site_files sf where sf.sha256 = c.sha256)
       and not exists (select 1 from deployment_files df where df.sha256 = c.sha256)
       and not exists (select 1 from blob_variants v where v.variant_sha256 = c.sha256 or v.sha256 = c.sha256)

@@ -59,11 +59,7 @@ export async function markDeploymentSucceeded(
 }
 
 export async function markDeploymentFailed(db: Executor, deploymentId: string, error: string): Promise<Deployment | undefined> {
-  const [row] = await db
-    .update(deployments)
-    .set({ status: "failed", error })
-    .where(eq(deployments.id, deploymentId))
-    .returning();
+  const [row] = await db.update(deployments).set({ status: "failed", error }).where(eq(deployments.id, deploymentId)).returning();
   return row;
 }
 
@@ -143,5 +139,9 @@ export async function failDeploymentsStartedBefore(
     .from(sites)
     .where(inArray(sites.id, [...new Set(failed.map((d) => d.site_id))]));
   const bySite = new Map(owners.map((o) => [o.id, o]));
-  return failed.map((deployment) => ({ deployment, userId: bySite.get(deployment.site_id)!.userId, subdomain: bySite.get(deployment.site_id)!.subdomain }));
+  return failed.map((deployment) => ({
+    deployment,
+    userId: bySite.get(deployment.site_id)!.userId,
+    subdomain: bySite.get(deployment.site_id)!.subdomain,
+  }));
 }

@@ -60,7 +60,10 @@ export async function getDomainOfUserByHostname(db: Executor, userId: string, ho
 
 /** Every claim of the user, on any of their sites, whatever its status: what the cap counts. */
 export async function countDomainsForUser(db: Executor, userId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(domains).where(eq(domains.user_id, userId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(domains)
+    .where(eq(domains.user_id, userId));
   return Number(row?.n ?? 0);
 }
 

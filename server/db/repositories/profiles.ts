@@ -34,12 +34,18 @@ export async function updateProfileDetails(
   userId: string,
   values: { full_name: string; company: string | null; website: string | null },
 ): Promise<void> {
-  await tx.update(profiles).set({ ...values, updated_at: sql`now()` }).where(eq(profiles.id, userId));
+  await tx
+    .update(profiles)
+    .set({ ...values, updated_at: sql`now()` })
+    .where(eq(profiles.id, userId));
 }
 
 /** better-auth's users.name, which follows the profile's full name (the session's user name). */
 export async function setUserName(tx: Executor, userId: string, name: string): Promise<void> {
-  await tx.update(users).set({ name, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ name, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 /** The profile row, locked for the rest of the transaction (changing the picture). */

@@ -49,9 +49,13 @@ describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {
     const rule = { window: 60 * 60, max: 5 };
     await consumeRateLimit(database.db, "berth:old", rule, now - RATE_LIMIT_KEEP_MS - 1);
     await consumeRateLimit(database.db, "berth:recent", rule, now - RATE_LIMIT_KEEP_MS + 1000);
-    await database.db.execute(sql`insert into rate_limits (id, key, count, last_request) values ('ba', '127.0.0.1/sign-in/email', 3, ${now - 2 * RATE_LIMIT_KEEP_MS})`);
+    await database.db.execute(
+      sql`insert into rate_limits (id, key, count, last_request) values ('ba', '127.0.0.1/sign-in/email', 3, ${now - 2 * RATE_LIMIT_KEEP_MS})`,
+    );
     expect(await pruneRateLimits(database.db, now)).toBeGreaterThanOrEqual(2);
-    const keys = rowsOf<{ key: string }>(await database.db.execute(sql`select key from rate_limits where key in ('berth:old', 'berth:recent', '127.0.0.1/sign-in/email')`));
+    const keys = rowsOf<{ key: string }>(
+      await database.db.execute(sql`select key from rate_limits where key in ('berth:old', 'berth:recent', '127.0.0.1/sign-in/email')`),
+    );
     expect(keys.map((k) => k.key)).toEqual(["berth:recent"]);
   });
 });

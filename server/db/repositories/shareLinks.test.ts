@@ -28,7 +28,8 @@ describe.each(DRIVERS)("countShareLinkOpen (%s)", (driver) => {
     if (values.revoked_at) await server.ctx.db.update(shareLinks).set({ revoked_at: values.revoked_at }).where(eq(shareLinks.id, row.id));
     return row;
   }
-  const open = (siteId: string, linkId: string, at = new Date()) => countShareLinkOpen(server.ctx.db, siteId, linkId, { at, userAgent: "UA", country: null });
+  const open = (siteId: string, linkId: string, at = new Date()) =>
+    countShareLinkOpen(server.ctx.db, siteId, linkId, { at, userAgent: "UA", country: null });
   const state = async (linkId: string) => ({
     views: (await server.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, linkId)))[0]?.views,
     logged: (await server.ctx.db.select().from(shareLinkOpens).where(eq(shareLinkOpens.link_id, linkId))).length,

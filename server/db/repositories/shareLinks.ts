@@ -24,7 +24,10 @@ export async function getShareLinkForUser(db: Executor, userId: string, siteId: 
 
 /** Every link of the site, revoked ones too (they can be restored): what the cap counts. */
 export async function countShareLinksForSite(db: Executor, siteId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(shareLinks).where(eq(shareLinks.site_id, siteId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(shareLinks)
+    .where(eq(shareLinks.site_id, siteId));
   return Number(row?.n ?? 0);
 }
 
@@ -70,7 +73,13 @@ export async function listShareLinkOpensForUser(
   limit: number,
 ): Promise<ShareLinkOpenRow[]> {
   return db
-    .select({ id: shareLinkOpens.id, link_id: shareLinkOpens.link_id, opened_at: shareLinkOpens.opened_at, country: shareLinkOpens.country, user_agent: shareLinkOpens.user_agent })
+    .select({
+      id: shareLinkOpens.id,
+      link_id: shareLinkOpens.link_id,
+      opened_at: shareLinkOpens.opened_at,
+      country: shareLinkOpens.country,
+      user_agent: shareLinkOpens.user_agent,
+    })
     .from(shareLinkOpens)
     .innerJoin(shareLinks, eq(shareLinks.id, shareLinkOpens.link_id))
     .where(and(eq(shareLinkOpens.link_id, linkId), eq(shareLinks.site_id, siteId), eq(shareLinks.user_id, userId)))

@@ -12,7 +12,10 @@ export interface NewFile {
 }
 
 export class PathConflictError extends Error {
-  constructor(readonly path: string, readonly existing: "file" | "folder") {
+  constructor(
+    readonly path: string,
+    readonly existing: "file" | "folder",
+  ) {
     super(existing === "folder" ? `A folder named ${path} already exists` : `A file named ${path} already exists`);
   }
 }
@@ -36,12 +39,18 @@ export async function listAllSiteFiles(db: Executor, siteId: string): Promise<Si
 }
 
 export async function getSiteFile(db: Executor, siteId: string, fileId: string): Promise<SiteFile | undefined> {
-  const [row] = await db.select().from(siteFiles).where(and(eq(siteFiles.site_id, siteId), eq(siteFiles.id, fileId)));
+  const [row] = await db
+    .select()
+    .from(siteFiles)
+    .where(and(eq(siteFiles.site_id, siteId), eq(siteFiles.id, fileId)));
   return row;
 }
 
 export async function findSiteFileByPath(db: Executor, siteId: string, path: string): Promise<SiteFile | undefined> {
-  const [row] = await db.select().from(siteFiles).where(and(eq(siteFiles.site_id, siteId), eq(siteFiles.file_path, path)));
+  const [row] = await db
+    .select()
+    .from(siteFiles)
+    .where(and(eq(siteFiles.site_id, siteId), eq(siteFiles.file_path, path)));
   return row;
 }
 

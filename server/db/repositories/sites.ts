@@ -55,7 +55,10 @@ export async function insertSite(
   tx: Executor,
   values: { name: string; description: string | null; user_id: string; subdomain: string },
 ): Promise<Site> {
-  const [row] = await tx.insert(sites).values({ ...values, status: "pending" }).returning();
+  const [row] = await tx
+    .insert(sites)
+    .values({ ...values, status: "pending" })
+    .returning();
   return row!;
 }
 
@@ -158,15 +161,17 @@ export async function getServableSiteBySubdomain(db: Executor, subdomain: string
 
 /** Deleted sites whose grace period has ended, locked so that only one worker purges each. */
 export async function lockSitesDueForPurge(tx: Executor, before: Date, limit: number): Promise<Site[]> {
-  return tx
-    .select()
-    .from(sites)
-    .where(and(eq(sites.is_deleted, true), sql`${sites.deleted_at} <= ${before.toISOString()}`))
-    // Purging takes each owner's users row (the storage figure's triggers): in one order for
-    // every worker, so two purges never wait on each other in a circle.
-    .orderBy(sites.user_id, sites.id)
-    .limit(limit)
-    .for("update", { skipLocked: true });
+  return (
+    tx
+      .select()
+      .from(sites)
+      .where(and(eq(sites.is_deleted, true), sql`${sites.deleted_at} <= ${before.toISOString()}`))
+      // Purging takes each owner's users row (the storage figure's triggers): in one order for
+      // every worker, so two purges never wait on each other in a circle.
+      .orderBy(sites.user_id, sites.id)
+      .limit(limit)
+      .for("update", { skipLocked: true })
+  );
 }
 
 export async function deleteSiteRow(tx: Executor, siteId: string): Promise<void> {
@@ -174,7 +179,10 @@ export async function deleteSiteRow(tx: Executor, siteId: string): Promise<void>
 }
 
 export async function countSitesForUser(db: Executor, userId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sites).where(eq(sites.user_id, userId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sites)
+    .where(eq(sites.user_id, userId));
   return Number(row?.n ?? 0);
 }
 

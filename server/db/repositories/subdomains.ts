@@ -76,7 +76,13 @@ export async function releaseStaleReservations(db: Executor, before: Date): Prom
   const rows = await db
     .update(availableSubdomains)
     .set({ is_assigned: false, reserved_by: null, reserved_at: null })
-    .where(and(isNull(availableSubdomains.assigned_site_id), eq(availableSubdomains.is_assigned, true), sql`${availableSubdomains.reserved_at} < ${before.toISOString()}`))
+    .where(
+      and(
+        isNull(availableSubdomains.assigned_site_id),
+        eq(availableSubdomains.is_assigned, true),
+        sql`${availableSubdomains.reserved_at} < ${before.toISOString()}`,
+      ),
+    )
     .returning({ subdomain: availableSubdomains.subdomain });
   return rows.length;
 }
@@ -88,4 +94,3 @@ export async function returnSubdomain(tx: Executor, subdomain: string): Promise<
     .set({ is_assigned: false, assigned_site_id: null, reserved_by: null, reserved_at: null, edge_project_id: null, edge_domain: null })
     .where(eq(availableSubdomains.subdomain, subdomain));
 }
-

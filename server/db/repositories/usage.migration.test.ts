@@ -62,7 +62,9 @@ const D2 = "00000000-0000-4000-8000-0000000000d2";
 const D3 = "00000000-0000-4000-8000-0000000000d3";
 
 async function seed(db: Db): Promise<void> {
-  await db.execute(sql`insert into users (id, name, email) values ('u1', 'One', 'one@example.com'), ('u2', 'Two', 'two@example.com'), ('u3', 'Three', 'three@example.com')`);
+  await db.execute(
+    sql`insert into users (id, name, email) values ('u1', 'One', 'one@example.com'), ('u2', 'Two', 'two@example.com'), ('u3', 'Three', 'three@example.com')`,
+  );
   await db.execute(sql`
     insert into sites (id, name, user_id, subdomain, is_deleted, deleted_at) values
       (${S1}, 'a', 'u1', 'aaaaa', false, null), (${S2}, 'b', 'u1', 'bbbbb', true, now()), (${S3}, 'c', 'u2', 'ccccc', false, null)`);

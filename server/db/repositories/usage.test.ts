@@ -33,7 +33,10 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
   const used = (userId: string) => storageUsedByUser(db, userId);
   const expectExact = async () => expect(await storageMismatches(db)).toEqual([]);
   const upload = async (client: TestClient, site: SiteResponse, name: string, content: string) =>
-    expect((await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name, content, type: name.endsWith(".css") ? "text/css" : "text/html" })).statusCode).toBe(201);
+    expect(
+      (await postMultipart(client, `/api/sites/${site.id}/files`, {}, { name, content, type: name.endsWith(".css") ? "text/css" : "text/html" }))
+        .statusCode,
+    ).toBe(201);
   const deployments = async (client: TestClient, site: SiteResponse) =>
     (await client.get(`/api/sites/${site.id}/deployments`)).json().deployments as Array<{ id: string; version: number; status: string }>;
   const zipSite = async (client: TestClient, entries: Array<{ name: string; data: string }>) =>
@@ -42,9 +45,15 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
   it("counts a blob once per user, however many sites, deployments and users hold it", async () => {
     const a = await signedInClient(server);
     const b = await signedInClient(server);
-    await zipSite(a.client, [{ name: "index.html", data: "<p>one</p>" }, { name: "shared.css", data: SHARED }]);
+    await zipSite(a.client, [
+      { name: "index.html", data: "<p>one</p>" },
+      { name: "shared.css", data: SHARED },
+    ]);
     expect(await used(a.user.id)).toBe(len("<p>one</p>", SHARED));
-    const second = await zipSite(a.client, [{ name: "index.html", data: "<p>two</p>" }, { name: "css/shared.css", data: SHARED }]);
+    const second = await zipSite(a.client, [
+      { name: "index.html", data: "<p>two</p>" },
+      { name: "css/shared.css", data: SHARED },
+    ]);
     expect(await used(a.user.id)).toBe(len("<p>one</p>", "<p>two</p>", SHARED));
     await upload(a.client, second, "extra.css", "extra bytes");
     expect(await deployments(a.client, second)).toHaveLength(2);
@@ -85,8 +94,14 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
 
   it("keeps a deleted site's blobs until the purge, then only what other sites hold", async () => {
     const { client, user } = await signedInClient(server);
-    await zipSite(client, [{ name: "index.html", data: "<p>stays</p>" }, { name: "s.css", data: SHARED }]);
-    const doomed = await zipSite(client, [{ name: "index.html", data: "<p>goes</p>" }, { name: "s.css", data: SHARED }]);
+    await zipSite(client, [
+      { name: "index.html", data: "<p>stays</p>" },
+      { name: "s.css", data: SHARED },
+    ]);
+    const doomed = await zipSite(client, [
+      { name: "index.html", data: "<p>goes</p>" },
+      { name: "s.css", data: SHARED },
+    ]);
     await upload(client, doomed, "more.css", "more");
     expect((await client.delete(`/api/sites/${doomed.id}`)).statusCode).toBe(200);
     expect(await used(user.id)).toBe(len("<p>stays</p>", "<p>goes</p>", "more", SHARED));
@@ -100,7 +115,10 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
     await zipSite(other.client, [{ name: "index.html", data: SHARED }]);
     for (const how of ["service", "cascade"] as const) {
       const { client, user } = await signedInClient(server);
-      const site = await zipSite(client, [{ name: "index.html", data: SHARED }, { name: "a.txt", data: `only ${how}` }]);
+      const site = await zipSite(client, [
+        { name: "index.html", data: SHARED },
+        { name: "a.txt", data: `only ${how}` },
+      ]);
       await zipSite(client, [{ name: "index.html", data: SHARED }]);
       await upload(client, site, "b.css", `more ${how}`);
       expect(await used(user.id)).toBe(len(SHARED, `only ${how}`, `more ${how}`));
@@ -115,7 +133,10 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
   it("follows row changes Berth never makes: new blobs in place, rows and sites changing hands", async () => {
     const a = await signedInClient(server);
     const b = await signedInClient(server);
-    const siteA = await zipSite(a.client, [{ name: "index.html", data: "<p>a</p>" }, { name: "x.css", data: SHARED }]);
+    const siteA = await zipSite(a.client, [
+      { name: "index.html", data: "<p>a</p>" },
+      { name: "x.css", data: SHARED },
+    ]);
     const siteB = await zipSite(b.client, [{ name: "index.html", data: "<p>b</p>" }]);
     const [depA] = await deployments(a.client, siteA);
     const [depB] = await deployments(b.client, siteB);
@@ -161,8 +182,16 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
       upload: async (o) => o.sites.length > 0 && upload(o.client, pick(o.sites), pick(names), pick(contents)),
       uploadZip: async (o) => {
         if (o.sites.length === 0) return;
-        const zip = await zipOf([{ name: "z/one.txt", data: pick(contents) }, { name: "z/two.txt", data: pick(contents) }]);
-        await postMultipart(o.client, `/api/sites/${pick(o.sites).id}/files`, { extract: "true" }, { name: "z.zip", content: zip, type: "application/zip" });
+        const zip = await zipOf([
+          { name: "z/one.txt", data: pick(contents) },
+          { name: "z/two.txt", data: pick(contents) },
+        ]);
+        await postMultipart(
+          o.client,
+          `/api/sites/${pick(o.sites).id}/files`,
+          { extract: "true" },
+          { name: "z.zip", content: zip, type: "application/zip" },
+        );
       },
       deleteFile: async (o) => {
         if (o.sites.length === 0) return;

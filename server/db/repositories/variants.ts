@@ -38,7 +38,10 @@ export async function variantsOf(db: Executor, shas: string[]): Promise<VariantR
   if (shas.length === 0) return [];
   const result = await db.execute(sql`
     select sha256, encoding, variant_sha256, size from blob_variants
-    where variant_sha256 is not null and sha256 in (${sql.join(shas.map((s) => sql`${s}`), sql`, `)})`);
+    where variant_sha256 is not null and sha256 in (${sql.join(
+      shas.map((s) => sql`${s}`),
+      sql`, `,
+    )})`);
   return rowsOf<VariantRow & { size: string | number }>(result).map((r) => ({ ...r, size: Number(r.size) }));
 }
 
@@ -46,7 +49,10 @@ export async function variantsOf(db: Executor, shas: string[]): Promise<VariantR
 export async function deleteVariantsOf(db: Executor, shas: string[]): Promise<string[]> {
   if (shas.length === 0) return [];
   const result = await db.execute(sql`
-    delete from blob_variants where sha256 in (${sql.join(shas.map((s) => sql`${s}`), sql`, `)})
+    delete from blob_variants where sha256 in (${sql.join(
+      shas.map((s) => sql`${s}`),
+      sql`, `,
+    )})
     returning variant_sha256`);
   return rowsOf<{ variant_sha256: string | null }>(result)
     .map((r) => r.variant_sha256)

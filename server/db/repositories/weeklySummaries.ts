@@ -75,9 +75,14 @@ export async function listSiteWeeksOfUser(db: Executor, userId: string, weekStar
       left join analytics_daily a on a.site_id = s.id and a.day >= ${previousStart} and a.day < ${end}
      where s.user_id = ${userId} and not s.is_deleted and s.created_at < ${end}
      group by s.id, s.name`);
-  return rowsOf<{ site_id: string; name: string; views: string | number; visitors: string | number; previous_views: string | number; previous_visitors: string | number }>(
-    result,
-  ).map((r) => ({
+  return rowsOf<{
+    site_id: string;
+    name: string;
+    views: string | number;
+    visitors: string | number;
+    previous_views: string | number;
+    previous_visitors: string | number;
+  }>(result).map((r) => ({
     siteId: r.site_id,
     name: r.name,
     views: Number(r.views),

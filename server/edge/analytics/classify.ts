@@ -6,7 +6,8 @@ export const MAX_PATH_CHARS = 512;
 const MAX_HOST_CHARS = 253;
 
 // Crawlers, previews, monitors and scripts name themselves; browsers never use these words.
-const BOT = /bot|crawl|spider|slurp|archiver|fetch|scan|monitor|uptime|preview|headless|lighthouse|pingdom|facebookexternalhit|embedly|whatsapp|telegram|discord|slack|curl|wget|httpie|python|java\/|go-http|okhttp|axios|node|libwww|perl|ruby|php|postman|insomnia|wrk|ab\/|apachebench|k6|jmeter|gatling|phantom|selenium|puppeteer|playwright/i;
+const BOT =
+  /bot|crawl|spider|slurp|archiver|fetch|scan|monitor|uptime|preview|headless|lighthouse|pingdom|facebookexternalhit|embedly|whatsapp|telegram|discord|slack|curl|wget|httpie|python|java\/|go-http|okhttp|axios|node|libwww|perl|ruby|php|postman|insomnia|wrk|ab\/|apachebench|k6|jmeter|gatling|phantom|selenium|puppeteer|playwright/i;
 
 /** A client that says it is not a person, or says nothing at all (scripts rarely send one). */
 export function isBot(userAgent: string | undefined): boolean {

@@ -28,12 +28,32 @@ describe("the analytics collector", () => {
   afterAll(() => server.close());
 
   const collector = (geo?: string) =>
-    new AnalyticsCollector({ db: server.ctx.db, log: server.ctx.log, sitesDomain: "localhost", trustProxy: false, now: () => clock, ...(geo ? { geoIp: parseGeoIpCsv(geo) } : {}) });
+    new AnalyticsCollector({
+      db: server.ctx.db,
+      log: server.ctx.log,
+      sitesDomain: "localhost",
+      trustProxy: false,
+      now: () => clock,
+      ...(geo ? { geoIp: parseGeoIpCsv(geo) } : {}),
+    });
 
   async function rows() {
-    const result = await server.ctx.db.execute(sql`select * from analytics_events where site_id = ${site.siteId} order by requests desc, bot, path, visitor`);
+    const result = await server.ctx.db.execute(
+      sql`select * from analytics_events where site_id = ${site.siteId} order by requests desc, bot, path, visitor`,
+    );
     await server.ctx.db.execute(sql`delete from analytics_batches where site_id = ${site.siteId}`);
-    return rowsOf<{ at: string | Date; host_kind: string; path: string; status: number; page_view: boolean; bot: boolean; visitor: string | null; country: string | null; requests: number; bytes: string | number }>(result);
+    return rowsOf<{
+      at: string | Date;
+      host_kind: string;
+      path: string;
+      status: number;
+      page_view: boolean;
+      bot: boolean;
+      visitor: string | null;
+      country: string | null;
+      requests: number;
+      bytes: string | number;
+    }>(result);
   }
 
   it("groups a batch into one row per distinct visit shape, with hashed visitors", async () => {
@@ -43,7 +63,9 @@ describe("the analytics collector", () => {
     c.record(site, "www.example.com", "/", { "user-agent": "curl/8.5.0" }, "203.0.113.3", 200, HTML, 100);
     await c.close();
     // Null fields are left out of the stored JSON (smaller batches); the view reads them as null.
-    const stored = rowsOf<{ events: Array<Record<string, unknown>> }>(await server.ctx.db.execute(sql`select events from analytics_batches where site_id = ${site.siteId}`));
+    const stored = rowsOf<{ events: Array<Record<string, unknown>> }>(
+      await server.ctx.db.execute(sql`select events from analytics_batches where site_id = ${site.siteId}`),
+    );
     const bot = stored.flatMap((b) => b.events).find((e) => e.bot === true);
     expect(bot && Object.keys(bot).sort()).toEqual(["bot", "bytes", "host_kind", "page_view", "path", "requests", "status"]);
     const written = await rows();
@@ -64,7 +86,10 @@ describe("the analytics collector", () => {
     const paths = 2500;
     for (let i = 0; i < 5000; i++) c.record(site, "abcde.localhost", "/same", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
     for (let i = 0; i < paths; i++) c.record(site, "abcde.localhost", `/p${i}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
-    const batches = async () => rowsOf<{ n: number }>(await server.ctx.db.execute(sql`select jsonb_array_length(events) as n from analytics_batches where site_id = ${site.siteId}`));
+    const batches = async () =>
+      rowsOf<{ n: number }>(
+        await server.ctx.db.execute(sql`select jsonb_array_length(events) as n from analytics_batches where site_id = ${site.siteId}`),
+      );
     expect(await batches()).toEqual([]);
     const started = Date.now();
     let written: Array<{ n: number }> = [];
@@ -96,9 +121,14 @@ describe("the analytics collector", () => {
     await c.close();
     // One raw row per site and write, holding its entries.
     const batches = rowsOf<{ site_id: string; n: number }>(
-      await server.ctx.db.execute(sql`select site_id, jsonb_array_length(events) as n from analytics_batches where site_id in (${site.siteId}, ${other.siteId})`),
+      await server.ctx.db.execute(
+        sql`select site_id, jsonb_array_length(events) as n from analytics_batches where site_id in (${site.siteId}, ${other.siteId})`,
+      ),
     );
-    expect(batches.map((b) => [b.site_id === site.siteId ? "site" : "other", Number(b.n)]).sort()).toEqual([["other", 1], ["site", 4]]);
+    expect(batches.map((b) => [b.site_id === site.siteId ? "site" : "other", Number(b.n)]).sort()).toEqual([
+      ["other", 1],
+      ["site", 4],
+    ]);
     const written = await rows();
     expect(written.map((r) => [r.path, r.status, r.page_view, r.requests, Number(r.bytes)]).sort()).toEqual([
       ["/gone", 200, false, 4, 12],
@@ -106,7 +136,12 @@ describe("the analytics collector", () => {
       ["/gone", 200, true, 8, 60],
       ["/gone", 404, false, 4, 4],
     ]);
-    expect(written.filter((r) => r.page_view).map((r) => (r as { referrer_host?: string | null }).referrer_host).sort()).toEqual(["news.example", null]);
+    expect(
+      written
+        .filter((r) => r.page_view)
+        .map((r) => (r as { referrer_host?: string | null }).referrer_host)
+        .sort(),
+    ).toEqual(["news.example", null]);
     await server.ctx.db.execute(sql`delete from analytics_batches where site_id = ${other.siteId}`);
   });
 
@@ -151,7 +186,16 @@ describe("the analytics collector", () => {
     const c = new AnalyticsCollector({ db: server.ctx.db, log, sitesDomain: "localhost", trustProxy: false, now: () => clock, memory });
     const before = memoryAfterCollection();
     for (let i = 0; i < 10_000; i++) {
-      c.record(site, "abcde.localhost", `/p${i}`, { "user-agent": `Mozilla/5.0 ${i} ${"u".repeat(4000)}`, referer: `https://${i}.example/` }, "203.0.113.1", 200, HTML, 1);
+      c.record(
+        site,
+        "abcde.localhost",
+        `/p${i}`,
+        { "user-agent": `Mozilla/5.0 ${i} ${"u".repeat(4000)}`, referer: `https://${i}.example/` },
+        "203.0.113.1",
+        200,
+        HTML,
+        1,
+      );
     }
     const after = memoryAfterCollection();
     expect(part.used).toBeGreaterThan(part.cap / 2);

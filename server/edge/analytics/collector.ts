@@ -83,7 +83,16 @@ export interface AnalyticsRecorder {
    * `url` is best the route table's own path string (EdgeReply.path): grouping by it is then a
    * lookup by identity. A URL with its query works too; the query is cut when the batch is written.
    */
-  record(site: ServedSite, host: string, url: string, headers: RecordedHeaders, address: string | undefined, status: number, response: RecordedResponse, bytes: number): void;
+  record(
+    site: ServedSite,
+    host: string,
+    url: string,
+    headers: RecordedHeaders,
+    address: string | undefined,
+    status: number,
+    response: RecordedResponse,
+    bytes: number,
+  ): void;
 }
 
 export interface CollectorOptions {
@@ -121,7 +130,16 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     this.timer.unref();
   }
 
-  record(site: ServedSite, host: string, url: string, headers: RecordedHeaders, address: string | undefined, status: number, response: RecordedResponse, bytes: number): void {
+  record(
+    site: ServedSite,
+    host: string,
+    url: string,
+    headers: RecordedHeaders,
+    address: string | undefined,
+    status: number,
+    response: RecordedResponse,
+    bytes: number,
+  ): void {
     const userAgent = headers["user-agent"];
     const referer = headers.referer;
     const forwardedFor = headers["x-forwarded-for"];
@@ -141,7 +159,16 @@ export class AnalyticsCollector implements AnalyticsRecorder {
         // The key, and the fields again as copies of their own (see flat).
         const size = ANALYTICS_CLIENT_BYTES + 2 * stringBytes(key);
         if (!this.take(size)) return;
-        client = { site, host: flat(host), userAgent: copy(userAgent), referer: copy(referer), forwardedFor: copy(forwardedFor), address, byUrl: new Map(), others: undefined };
+        client = {
+          site,
+          host: flat(host),
+          userAgent: copy(userAgent),
+          referer: copy(referer),
+          forwardedFor: copy(forwardedFor),
+          address,
+          byUrl: new Map(),
+          others: undefined,
+        };
         this.clients.set(key, client);
       }
       this.lastClient = client;
@@ -213,7 +240,10 @@ export class AnalyticsCollector implements AnalyticsRecorder {
 
   private reportDropped(): void {
     if (this.dropped === 0) return;
-    this.options.log.warn({ dropped: this.dropped }, "analytics dropped visits: their memory was full (the database behind, or a flood of distinct visitors or URLs)");
+    this.options.log.warn(
+      { dropped: this.dropped },
+      "analytics dropped visits: their memory was full (the database behind, or a flood of distinct visitors or URLs)",
+    );
     this.dropped = 0;
   }
 

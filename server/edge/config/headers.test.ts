@@ -20,7 +20,14 @@ describe("parseHeaders: rules", () => {
       "\tCache-Control: public, max-age=31536000, immutable",
     ].join("\n");
     expect(rulesOf(text)).toEqual([
-      { pattern: "/*", headers: [["X-Frame-Options", "DENY"], ["Referrer-Policy", "same-origin"]], line: 2 },
+      {
+        pattern: "/*",
+        headers: [
+          ["X-Frame-Options", "DENY"],
+          ["Referrer-Policy", "same-origin"],
+        ],
+        line: 2,
+      },
       { pattern: "/assets/*", headers: [["Cache-Control", "public, max-age=31536000, immutable"]], line: 7 },
     ]);
   });
@@ -70,9 +77,10 @@ describe("parseHeaders: rules", () => {
 
 describe("parseHeaders: errors", () => {
   const forbidden: Array<[string, string]> = [
-    ...["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer"].map(
-      (name): [string, string] => [`  ${name}: x`, `${name} cannot be set: the server frames the response itself; a site's value would corrupt it`],
-    ),
+    ...["Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer"].map((name): [string, string] => [
+      `  ${name}: x`,
+      `${name} cannot be set: the server frames the response itself; a site's value would corrupt it`,
+    ]),
     ["  Content-Encoding: gzip", "Content-Encoding cannot be set: it must describe the bytes Berth actually sends"],
     ["  Content-Range: bytes 0-1/2", "Content-Range cannot be set: it must describe the bytes Berth actually sends"],
     ["  Set-Cookie: a=b; Domain=example.com", "Set-Cookie cannot be set: sites cannot set cookies through _headers"],
@@ -85,13 +93,19 @@ describe("parseHeaders: errors", () => {
       `  Clear-Site-Data: ${value}`,
       "Clear-Site-Data cannot be set: it clears cookies of every site under the same parent domain, not only this site's",
     ]),
-    ['  clear-site-data: "cookies"', "clear-site-data cannot be set: it clears cookies of every site under the same parent domain, not only this site's"],
-    ...["max-age=31536000; includeSubDomains", "max-age=31536000; includeSubDomains; preload", "includesubdomains;max-age=1", "max-age=1 ; INCLUDESUBDOMAINS "].map(
-      (value): [string, string] => [
-        `  Strict-Transport-Security: ${value}`,
-        "Strict-Transport-Security cannot use includeSubDomains: it would force HTTPS on every host under this one, which need not be this site's",
-      ],
-    ),
+    [
+      '  clear-site-data: "cookies"',
+      "clear-site-data cannot be set: it clears cookies of every site under the same parent domain, not only this site's",
+    ],
+    ...[
+      "max-age=31536000; includeSubDomains",
+      "max-age=31536000; includeSubDomains; preload",
+      "includesubdomains;max-age=1",
+      "max-age=1 ; INCLUDESUBDOMAINS ",
+    ].map((value): [string, string] => [
+      `  Strict-Transport-Security: ${value}`,
+      "Strict-Transport-Security cannot use includeSubDomains: it would force HTTPS on every host under this one, which need not be this site's",
+    ]),
   ];
 
   // Each bad line is the fourth, after a comment, a path and a good header.
@@ -270,11 +284,18 @@ describe("headersFor", () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed % n;
     };
-    const pick = <T,>(items: readonly T[]) => items[random(items.length)]!;
+    const pick = <T>(items: readonly T[]) => items[random(items.length)]!;
     const reference = (pattern: string, path: string) => {
       const segments = pattern.split("/").filter(Boolean);
       const body = segments
-        .map((s) => (s.startsWith(":") ? "[^/]+" : s.split("*").map((l) => l.replace(/[.]/g, "\\.")).join(".*")))
+        .map((s) =>
+          s.startsWith(":")
+            ? "[^/]+"
+            : s
+                .split("*")
+                .map((l) => l.replace(/[.]/g, "\\."))
+                .join(".*"),
+        )
         .join("/");
       const regex = new RegExp(`^/${body}$`);
       const normal = `/${path.split("/").filter(Boolean).join("/")}`;

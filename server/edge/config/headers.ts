@@ -175,7 +175,10 @@ function compilePattern(pattern: string): Compiled | string {
 
 export function headersFor(rules: readonly HeaderRule[], path: string): Array<[string, string]> {
   if (!path.startsWith("/")) return [];
-  const normal = `/${path.split("/").filter((segment) => segment !== "").join("/")}`;
+  const normal = `/${path
+    .split("/")
+    .filter((segment) => segment !== "")
+    .join("/")}`;
   const merged = new Map<string, [string, string]>();
   for (const rule of rules) {
     const compiled = compiledFor(rule);

@@ -76,7 +76,7 @@ export function parseRedirects(text: string): Parsed {
 function parseRule(fields: string[], line: number): RedirectRule | string {
   if (fields.some((field) => CONTROL.test(field))) return "the line contains a control character";
   const [from, to, statusField, ...extra] = fields as [string, ...string[]];
-  if (to === undefined) return "missing target (expected \"from to [status][!]\")";
+  if (to === undefined) return 'missing target (expected "from to [status][!]")';
   // Netlify puts query conditions between from and to: `/store id=:id /blog/:id 301`.
   if (to.includes("=") && !to.startsWith("/") && !ABSOLUTE.test(to)) {
     return `query-parameter conditions are not supported ("${to}")`;
@@ -256,7 +256,10 @@ function substitute(compiled: Compiled, values: Map<string, string>): string {
 function pointsAt(location: string, segments: string[]): boolean {
   const path = location.replace(/[?#].*$/s, "");
   try {
-    const target = path.split("/").filter((segment) => segment !== "").map((s) => decodeURIComponent(s).normalize("NFC"));
+    const target = path
+      .split("/")
+      .filter((segment) => segment !== "")
+      .map((s) => decodeURIComponent(s).normalize("NFC"));
     return target.length === segments.length && target.every((segment, index) => segment === segments[index]);
   } catch {
     return false;

@@ -26,7 +26,11 @@ const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
  * If-Modified-Since does, at the one-second precision of HTTP-date. `etag` is the full
  * entity-tag as sent in the ETag field, quotes included (`"abc"` or `W/"abc"`).
  */
-export function isNotModified(req: { ifNoneMatch: string | undefined; ifModifiedSince: string | undefined }, etag: string, lastModified: Date): boolean {
+export function isNotModified(
+  req: { ifNoneMatch: string | undefined; ifModifiedSince: string | undefined },
+  etag: string,
+  lastModified: Date,
+): boolean {
   // Present but empty or unparsable still counts as present: the RFC says to ignore
   // If-Modified-Since whenever If-None-Match is sent, and failing to match only costs a 200.
   if (req.ifNoneMatch !== undefined) return noneMatchHits(req.ifNoneMatch, etag);
@@ -121,7 +125,8 @@ function parseDate(value: string): number {
   }
   if (length === 24 && value.charCodeAt(s + 3) === SP) {
     // Sun Nov  6 08:49:37 1994
-    if (nameAt(DAYS, value, s) < 0 || value.charCodeAt(s + 7) !== SP || value.charCodeAt(s + 10) !== SP || value.charCodeAt(s + 19) !== SP) return NaN;
+    if (nameAt(DAYS, value, s) < 0 || value.charCodeAt(s + 7) !== SP || value.charCodeAt(s + 10) !== SP || value.charCodeAt(s + 19) !== SP)
+      return NaN;
     const day = value.charCodeAt(s + 8) === SP ? digits(value, s + 9, 1) : digits(value, s + 8, 2);
     return toMs(digits(value, s + 20, 4), nameAt(MONTHS, value, s + 4), day, value, s + 11);
   }

@@ -216,13 +216,62 @@ describe("multipartByteranges", () => {
   const data = Buffer.from(Array.from({ length: 1000 }, (_, k) => (k * 7 + 3) % 256));
 
   it.each<[string, Array<[number, number]>, number, string]>([
-    ["two small parts", [[0, 1], [5, 6]], 1000, "text/plain"],
-    ["first and last byte", [[0, 0], [999, 999]], 1000, "application/octet-stream"],
-    ["three parts, type with parameters", [[0, 9], [100, 199], [500, 999]], 1000, "text/html; charset=utf-8"],
-    ["no content type", [[10, 20], [30, 40]], 1000, ""],
-    ["a non-ASCII type parameter", [[1, 2], [3, 3]], 1000, 'text/plain; title="café"'],
+    [
+      "two small parts",
+      [
+        [0, 1],
+        [5, 6],
+      ],
+      1000,
+      "text/plain",
+    ],
+    [
+      "first and last byte",
+      [
+        [0, 0],
+        [999, 999],
+      ],
+      1000,
+      "application/octet-stream",
+    ],
+    [
+      "three parts, type with parameters",
+      [
+        [0, 9],
+        [100, 199],
+        [500, 999],
+      ],
+      1000,
+      "text/html; charset=utf-8",
+    ],
+    [
+      "no content type",
+      [
+        [10, 20],
+        [30, 40],
+      ],
+      1000,
+      "",
+    ],
+    [
+      "a non-ASCII type parameter",
+      [
+        [1, 2],
+        [3, 3],
+      ],
+      1000,
+      'text/plain; title="café"',
+    ],
     ["sixteen parts", Array.from({ length: 16 }, (_, k): [number, number] => [k * 60, k * 60 + 29]), 1000, "video/mp4"],
-    ["parts of a smaller representation", [[0, 0], [2, 3]], 4, "image/png"],
+    [
+      "parts of a smaller representation",
+      [
+        [0, 0],
+        [2, 3],
+      ],
+      4,
+      "image/png",
+    ],
   ])("%s: Content-Length equals the assembled body", (_name, pairs, size, type) => {
     const ranges = pairs.map(([start, end]) => ({ start, end }));
     const body = multipartByteranges(ranges, size, type);
@@ -242,7 +291,14 @@ describe("multipartByteranges", () => {
   });
 
   it("frames the body exactly as RFC 9110 §14.6 shows", () => {
-    const body = multipartByteranges([{ start: 0, end: 2 }, { start: 7, end: 9 }], 10, "text/plain");
+    const body = multipartByteranges(
+      [
+        { start: 0, end: 2 },
+        { start: 7, end: 9 },
+      ],
+      10,
+      "text/plain",
+    );
     const bytes = assemble(Buffer.from("abcdefghij"), body).toString("latin1").replaceAll(body.boundary, "B");
     expect(bytes).toBe(
       "--B\r\nContent-Type: text/plain\r\nContent-Range: bytes 0-2/10\r\n\r\nabc" +
@@ -257,7 +313,11 @@ describe("multipartByteranges", () => {
     if (result.kind !== "multi") return;
     const body = multipartByteranges(result.ranges, 1000, "text/plain");
     expect(assemble(data, body).length).toBe(body.length);
-    expect(body.parts.map((p) => [p.start, p.end])).toEqual([[0, 9], [50, 70], [900, 999]]);
+    expect(body.parts.map((p) => [p.start, p.end])).toEqual([
+      [0, 9],
+      [50, 70],
+      [900, 999],
+    ]);
   });
 
   it("uses a fresh 32-hex-digit boundary per response", () => {

@@ -56,7 +56,7 @@ describe("the edge's HTTP/1.1 layer", () => {
     if (!listening) {
       const { ctx } = server;
       const memory = new EdgeMemory(ctx.env.edgeCacheBytes);
-    const edge = createEdgeHandler({
+      const edge = createEdgeHandler({
         resolver: new EdgeResolver(ctx.db, ctx.events, memory),
         blobs: ctx.blobs,
         cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
@@ -228,7 +228,9 @@ describe("the edge's HTTP/1.1 layer", () => {
     expect(c.pending).toBe(0);
 
     const chunked = await connect();
-    chunked.write(`GET /a.txt HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n${hidden.length.toString(16)}\r\n${hidden}\r\n0\r\n\r\n`);
+    chunked.write(
+      `GET /a.txt HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n${hidden.length.toString(16)}\r\n${hidden}\r\n0\r\n\r\n`,
+    );
     expect((await chunked.response()).body.toString()).toBe("first file");
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(chunked.pending).toBe(0);

@@ -156,7 +156,8 @@ export class EdgeConnection implements EdgeReply {
       let pending: void | Promise<void> = undefined;
       try {
         // A target over 8 KB is refused before the site sees it: nothing is prepared or kept.
-        if (head.url.length > MAX_TARGET_LENGTH) this.send(TARGET_TOO_LONG.status, TARGET_TOO_LONG.headers, head.method === "HEAD" ? undefined : TARGET_TOO_LONG.body);
+        if (head.url.length > MAX_TARGET_LENGTH)
+          this.send(TARGET_TOO_LONG.status, TARGET_TOO_LONG.headers, head.method === "HEAD" ? undefined : TARGET_TOO_LONG.body);
         else pending = this.options.serve(head, this, label);
       } catch (error) {
         return this.crash(error);

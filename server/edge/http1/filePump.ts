@@ -45,7 +45,7 @@ function drained(socket: Socket): Promise<void> {
  */
 export async function pumpFile(file: FileHandle, size: number, socket: Socket): Promise<void> {
   try {
-    for (let position = 0; position < size; ) {
+    for (let position = 0; position < size;) {
       if (socket.destroyed) throw new PrematureClose();
       const buffer = pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
       let bytesRead: number;

@@ -38,12 +38,16 @@ describe("parseRequestHead", () => {
   });
 
   it("reads the User-Agent field (for share links' access log), keeping the first", () => {
-    expect(parsed("GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: Mozilla/5.0 (X11)\r\nuser-agent: second\r\n\r\n").headers).toEqual({ "user-agent": "Mozilla/5.0 (X11)" });
+    expect(parsed("GET / HTTP/1.1\r\nHost: h\r\nUser-Agent: Mozilla/5.0 (X11)\r\nuser-agent: second\r\n\r\n").headers).toEqual({
+      "user-agent": "Mozilla/5.0 (X11)",
+    });
   });
 
   it("reads Referer (the first) and X-Forwarded-For (joined) for analytics", () => {
     expect(
-      parsed("GET / HTTP/1.1\r\nHost: h\r\nReferer: https://a.example/\r\nreferer: https://b.example/\r\nX-Forwarded-For: 1.1.1.1\r\nx-forwarded-for: 2.2.2.2\r\n\r\n").headers,
+      parsed(
+        "GET / HTTP/1.1\r\nHost: h\r\nReferer: https://a.example/\r\nreferer: https://b.example/\r\nX-Forwarded-For: 1.1.1.1\r\nx-forwarded-for: 2.2.2.2\r\n\r\n",
+      ).headers,
     ).toEqual({ referer: "https://a.example/", "x-forwarded-for": "1.1.1.1, 2.2.2.2" });
   });
 

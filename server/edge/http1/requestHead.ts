@@ -97,7 +97,7 @@ export function parseRequestHead(buffer: Buffer): HeadResult {
   let sawLength = false;
   const headers: RequestHead["headers"] = {};
   let fields = 0;
-  for (let at = lineEnd + 2; at < text.length; ) {
+  for (let at = lineEnd + 2; at < text.length;) {
     let next = text.indexOf("\r\n", at);
     if (next === -1) next = text.length;
     const colon = text.indexOf(":", at);

@@ -9,11 +9,7 @@ import { purgeSiteRows } from "../purgeDeletedSites";
 import { requireUserById } from "./findUser";
 import { assertAllowed, type ActorId } from "./rules";
 
-export async function deleteUser(
-  ctx: Pick<AppContext, "db" | "env" | "blobs" | "events" | "log">,
-  actorId: ActorId,
-  userId: string,
-): Promise<void> {
+export async function deleteUser(ctx: Pick<AppContext, "db" | "env" | "blobs" | "events" | "log">, actorId: ActorId, userId: string): Promise<void> {
   const target = await requireUserById(ctx, userId);
   assertAllowed("delete", actorId, target);
 

@@ -26,9 +26,7 @@ export const AdminCommand = z.discriminatedUnion("command", [
 export type AdminCommand = z.infer<typeof AdminCommand>;
 
 export type AdminCommandResult =
-  | { kind: "users"; users: AdminUsersResponse }
-  | { kind: "user"; user: AdminUser; message: string }
-  | { kind: "done"; message: string };
+  { kind: "users"; users: AdminUsersResponse } | { kind: "user"; user: AdminUser; message: string } | { kind: "done"; message: string };
 
 export type CommandContext = Pick<AppContext, "db" | "env" | "events" | "log" | "blobs" | "auth">;
 

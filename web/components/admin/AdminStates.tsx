@@ -18,11 +18,7 @@ export function UsersSkeleton() {
       <Loading label="Loading users" className="divide-y">
         <div className="hidden h-10 bg-muted/40 @4xl:block" />
         {Array.from({ length: SKELETON_ROWS }, (_, i) => (
-          <SkeletonRow
-            key={i}
-            media="size-9 rounded-full"
-            className="px-4 py-3.5"
-          >
+          <SkeletonRow key={i} media="size-9 rounded-full" className="px-4 py-3.5">
             <Skeleton className="hidden h-6 w-12 rounded-full @4xl:block" />
             <Skeleton className="hidden h-4 w-28 @4xl:block" />
             <Skeleton className="hidden h-6 w-16 rounded-full @4xl:block" />
@@ -35,28 +31,12 @@ export function UsersSkeleton() {
 }
 
 export function NoUsers() {
-  return (
-    <Placeholder
-      icon={<Users className="size-6" aria-hidden />}
-      title={ADMIN_TEXT.noUsers}
-      body={ADMIN_TEXT.noUsersBody}
-    />
-  );
+  return <Placeholder icon={<Users className="size-6" aria-hidden />} title={ADMIN_TEXT.noUsers} body={ADMIN_TEXT.noUsersBody} />;
 }
 
-export function NoMatches({
-  query,
-  onClear,
-}: {
-  query: string;
-  onClear: () => void;
-}) {
+export function NoMatches({ query, onClear }: { query: string; onClear: () => void }) {
   return (
-    <Placeholder
-      icon={<SearchX className="size-6" aria-hidden />}
-      title={ADMIN_TEXT.noMatches}
-      body={ADMIN_TEXT.noMatchesBody(query)}
-    >
+    <Placeholder icon={<SearchX className="size-6" aria-hidden />} title={ADMIN_TEXT.noMatches} body={ADMIN_TEXT.noMatchesBody(query)}>
       <Button variant="outline" onClick={onClear}>
         {ADMIN_TEXT.clearSearch}
       </Button>

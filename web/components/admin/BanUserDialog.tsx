@@ -4,15 +4,7 @@ import { ADMIN_TEXT } from "../../../common/texts";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 
 /** `user` null: closed. The ban is applied at once in the list, so the dialog closes on confirm. */
-export function BanUserDialog({
-  user,
-  onConfirm,
-  onClose,
-}: {
-  user: AdminUser | null;
-  onConfirm: (user: AdminUser) => void;
-  onClose: () => void;
-}) {
+export function BanUserDialog({ user, onConfirm, onClose }: { user: AdminUser | null; onConfirm: (user: AdminUser) => void; onClose: () => void }) {
   return (
     <ConfirmDialog
       open={user !== null}
@@ -20,10 +12,7 @@ export function BanUserDialog({
       title={ADMIN_TEXT.banTitle}
       description={
         <>
-          <strong className="font-medium break-all text-foreground">
-            {user?.email}
-          </strong>{" "}
-          {ADMIN_TEXT.banBody}
+          <strong className="font-medium break-all text-foreground">{user?.email}</strong> {ADMIN_TEXT.banBody}
         </>
       }
       confirmLabel={ADMIN_TEXT.banConfirm}

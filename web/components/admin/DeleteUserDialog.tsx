@@ -42,10 +42,7 @@ export function DeleteUserDialog({
       title={ADMIN_TEXT.deleteTitle}
       description={
         <>
-          <strong className="font-medium break-all text-foreground">
-            {user?.email}
-          </strong>
-          : {ADMIN_TEXT.deleteBody}
+          <strong className="font-medium break-all text-foreground">{user?.email}</strong>: {ADMIN_TEXT.deleteBody}
         </>
       }
       confirmLabel={ADMIN_TEXT.deleteConfirm}
@@ -56,20 +53,10 @@ export function DeleteUserDialog({
       onConfirm={() => (user ? onConfirm(user) : undefined)}
     >
       <div className="flex flex-col gap-2">
-        <Label
-          htmlFor={inputId}
-          className="leading-snug font-normal [overflow-wrap:anywhere]"
-        >
+        <Label htmlFor={inputId} className="leading-snug font-normal [overflow-wrap:anywhere]">
           {ADMIN_TEXT.deleteConfirmLabel(user?.email ?? "")}
         </Label>
-        <Input
-          id={inputId}
-          autoComplete="off"
-          autoCapitalize="off"
-          spellCheck={false}
-          placeholder={user?.email}
-          {...register("typed")}
-        />
+        <Input id={inputId} autoComplete="off" autoCapitalize="off" spellCheck={false} placeholder={user?.email} {...register("typed")} />
       </div>
     </ConfirmDialog>
   );

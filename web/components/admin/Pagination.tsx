@@ -20,32 +20,16 @@ export function Pagination({
   const { from, to } = pageRange(page, pageSize, shown, total);
   const last = pageCount(total, pageSize);
   return (
-    <nav
-      aria-label="Pages of users"
-      className="flex items-center justify-between gap-3"
-    >
-      <p
-        className="text-sm text-muted-foreground tabular-nums"
-        aria-live="polite"
-      >
+    <nav aria-label="Pages of users" className="flex items-center justify-between gap-3">
+      <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
         {ADMIN_TEXT.range(from, to, total)}
       </p>
       <div className="flex gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => onPage(page - 1)}
-          disabled={page <= 1}
-        >
+        <Button variant="outline" size="sm" onClick={() => onPage(page - 1)} disabled={page <= 1}>
           <ChevronLeft aria-hidden />
           {ADMIN_TEXT.previous}
         </Button>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => onPage(page + 1)}
-          disabled={page >= last}
-        >
+        <Button variant="outline" size="sm" onClick={() => onPage(page + 1)} disabled={page >= last}>
           {ADMIN_TEXT.next}
           <ChevronRight aria-hidden />
         </Button>

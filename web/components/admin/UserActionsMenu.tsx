@@ -2,28 +2,12 @@
 // not allowed stay visible but disabled, with the reason beside them.
 import type { ReactNode } from "react";
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
-import {
-  Ban,
-  Check,
-  CircleCheck,
-  Mail,
-  MoreHorizontal,
-  ShieldCheck,
-  ShieldOff,
-  Trash2,
-} from "lucide-react";
+import { Ban, Check, CircleCheck, Mail, MoreHorizontal, ShieldCheck, ShieldOff, Trash2 } from "lucide-react";
 import type { AdminUser } from "../../../common/admin";
 import { formatPlanBytes, PLANS, type PlanId } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { Button } from "../ui/Button";
-import {
-  Menu,
-  MenuContent,
-  MenuItem,
-  MenuLabel,
-  MenuSeparator,
-  MenuTrigger,
-} from "../ui/Menu";
+import { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from "../ui/Menu";
 import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/Tooltip";
 import { blockedReason, type AdminAction } from "./adminUsers";
 
@@ -38,13 +22,7 @@ export type UserCommand =
 const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
 /** A disabled item explains itself: a tooltip on hover, and a line under it for everyone else. */
-function Explained({
-  reason,
-  children,
-}: {
-  reason: "self" | "config" | null;
-  children: ReactNode;
-}) {
+function Explained({ reason, children }: { reason: "self" | "config" | null; children: ReactNode }) {
   if (reason !== "config") return children;
   return (
     <Tooltip>
@@ -87,16 +65,10 @@ export function UserActionsMenu({
       <MenuContent className="w-64">
         <MenuLabel className="min-w-0">
           <p className="truncate text-sm font-medium">{user.email}</p>
-          {isSelf && (
-            <p className="mt-1 text-xs leading-snug font-normal text-muted-foreground">
-              {ADMIN_TEXT.selfActions}
-            </p>
-          )}
+          {isSelf && <p className="mt-1 text-xs leading-snug font-normal text-muted-foreground">{ADMIN_TEXT.selfActions}</p>}
         </MenuLabel>
         <MenuSeparator />
-        <MenuLabel className="pt-1.5 pb-1 text-xs font-medium text-muted-foreground">
-          {ADMIN_TEXT.columns.plan}
-        </MenuLabel>
+        <MenuLabel className="pt-1.5 pb-1 text-xs font-medium text-muted-foreground">{ADMIN_TEXT.columns.plan}</MenuLabel>
         <MenuPrimitive.RadioGroup
           value={user.plan}
           onValueChange={(plan) => {
@@ -116,49 +88,27 @@ export function UserActionsMenu({
                 </MenuPrimitive.ItemIndicator>
               </span>
               <span className="flex-1">{PLANS[plan].name}</span>
-              <span className="text-xs text-muted-foreground">
-                {formatPlanBytes(PLANS[plan].storageBytes)}
-              </span>
+              <span className="text-xs text-muted-foreground">{formatPlanBytes(PLANS[plan].storageBytes)}</span>
             </MenuPrimitive.RadioItem>
           ))}
         </MenuPrimitive.RadioGroup>
         <MenuSeparator />
         <Explained reason={reason("ban")}>
-          <MenuItem
-            disabled={reason("ban") !== null}
-            onSelect={() => run({ kind: banned ? "unban" : "ban" })}
-          >
+          <MenuItem disabled={reason("ban") !== null} onSelect={() => run({ kind: banned ? "unban" : "ban" })}>
             {banned ? <CircleCheck aria-hidden /> : <Ban aria-hidden />}
-            <ItemText
-              label={banned ? ADMIN_TEXT.unban : ADMIN_TEXT.ban}
-              note={reason("ban") === "config" ? ADMIN_TEXT.configAdmin : null}
-            />
+            <ItemText label={banned ? ADMIN_TEXT.unban : ADMIN_TEXT.ban} note={reason("ban") === "config" ? ADMIN_TEXT.configAdmin : null} />
           </MenuItem>
         </Explained>
         <Explained reason={reason("admin")}>
-          <MenuItem
-            disabled={reason("admin") !== null}
-            onSelect={() => run({ kind: "admin", isAdmin: !user.isAdmin })}
-          >
-            {user.isAdmin ? (
-              <ShieldOff aria-hidden />
-            ) : (
-              <ShieldCheck aria-hidden />
-            )}
+          <MenuItem disabled={reason("admin") !== null} onSelect={() => run({ kind: "admin", isAdmin: !user.isAdmin })}>
+            {user.isAdmin ? <ShieldOff aria-hidden /> : <ShieldCheck aria-hidden />}
             <ItemText
-              label={
-                user.isAdmin ? ADMIN_TEXT.removeAdmin : ADMIN_TEXT.makeAdmin
-              }
-              note={
-                reason("admin") === "config" ? ADMIN_TEXT.configAdmin : null
-              }
+              label={user.isAdmin ? ADMIN_TEXT.removeAdmin : ADMIN_TEXT.makeAdmin}
+              note={reason("admin") === "config" ? ADMIN_TEXT.configAdmin : null}
             />
           </MenuItem>
         </Explained>
-        <MenuItem
-          disabled={reason("passwordReset") !== null}
-          onSelect={() => run({ kind: "passwordReset" })}
-        >
+        <MenuItem disabled={reason("passwordReset") !== null} onSelect={() => run({ kind: "passwordReset" })}>
           <Mail aria-hidden />
           {ADMIN_TEXT.sendReset}
         </MenuItem>
@@ -170,12 +120,7 @@ export function UserActionsMenu({
             className="text-destructive data-[highlighted]:bg-destructive/10 data-[highlighted]:text-destructive [&_svg]:text-destructive"
           >
             <Trash2 aria-hidden />
-            <ItemText
-              label={`${ADMIN_TEXT.deleteUser}…`}
-              note={
-                reason("delete") === "config" ? ADMIN_TEXT.configAdmin : null
-              }
-            />
+            <ItemText label={`${ADMIN_TEXT.deleteUser}…`} note={reason("delete") === "config" ? ADMIN_TEXT.configAdmin : null} />
           </MenuItem>
         </Explained>
       </MenuContent>

@@ -8,16 +8,9 @@ import { cn } from "../../lib/cn";
 import { initialFor } from "../dashboard/userDisplay";
 import { usageBarWidth, usagePercent } from "../sites/usage";
 
-const PILL =
-  "inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border px-2 text-xs font-medium whitespace-nowrap";
+const PILL = "inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border px-2 text-xs font-medium whitespace-nowrap";
 
-export function UserIdentity({
-  user,
-  isSelf,
-}: {
-  user: AdminUser;
-  isSelf: boolean;
-}) {
+export function UserIdentity({ user, isSelf }: { user: AdminUser; isSelf: boolean }) {
   return (
     <div className="flex min-w-0 items-center gap-3">
       <span
@@ -31,15 +24,9 @@ export function UserIdentity({
       </span>
       <div className="min-w-0">
         <p className="flex min-w-0 items-center gap-1.5">
-          <span className="truncate font-medium">
-            {user.name.trim() || user.email}
-          </span>
+          <span className="truncate font-medium">{user.name.trim() || user.email}</span>
           {user.isAdmin && <AdminBadge />}
-          {isSelf && (
-            <span className="shrink-0 rounded bg-muted px-1.5 py-px text-[11px] font-medium text-muted-foreground">
-              {ADMIN_TEXT.you}
-            </span>
-          )}
+          {isSelf && <span className="shrink-0 rounded bg-muted px-1.5 py-px text-[11px] font-medium text-muted-foreground">{ADMIN_TEXT.you}</span>}
         </p>
         <p className="flex min-w-0 items-center gap-1.5 text-xs text-muted-foreground">
           <span className="truncate" title={user.email}>
@@ -74,12 +61,7 @@ export function AdminBadge() {
 export function PlanBadge({ plan }: { plan: AdminUser["plan"] }) {
   return (
     <span
-      className={cn(
-        PILL,
-        plan === "pro"
-          ? "border-primary/25 bg-primary/10 text-primary"
-          : "border-border bg-muted text-muted-foreground",
-      )}
+      className={cn(PILL, plan === "pro" ? "border-primary/25 bg-primary/10 text-primary" : "border-border bg-muted text-muted-foreground")}
       data-testid="plan-badge"
     >
       {PLANS[plan].name}
@@ -91,10 +73,7 @@ export function PlanBadge({ plan }: { plan: AdminUser["plan"] }) {
 export function StatusBadge({ user }: { user: AdminUser }) {
   return user.bannedAt ? (
     <span
-      className={cn(
-        PILL,
-        "border-destructive/25 bg-destructive/10 text-destructive",
-      )}
+      className={cn(PILL, "border-destructive/25 bg-destructive/10 text-destructive")}
       title={`Banned ${new Date(user.bannedAt).toLocaleString()}`}
     >
       <span className="size-1.5 rounded-full bg-destructive" aria-hidden />
@@ -109,34 +88,17 @@ export function StatusBadge({ user }: { user: AdminUser }) {
 }
 
 /** "12.5 MB of 500 MB" over (or, in a row, beside) a thin bar that turns red near the quota. */
-export function StorageUsage({
-  user,
-  row = false,
-}: {
-  user: AdminUser;
-  row?: boolean;
-}) {
+export function StorageUsage({ user, row = false }: { user: AdminUser; row?: boolean }) {
   const quota = PLANS[user.plan].storageBytes;
   const percent = usagePercent(user.storageBytes, quota);
   return (
-    <div
-      className={cn(
-        "flex",
-        row ? "min-w-0 items-center gap-3" : "min-w-32 flex-col gap-1.5",
-      )}
-    >
+    <div className={cn("flex", row ? "min-w-0 items-center gap-3" : "min-w-32 flex-col gap-1.5")}>
       <span className="text-sm whitespace-nowrap tabular-nums">
         {formatBytes(user.storageBytes)}
-        <span className="text-muted-foreground">
-          {" "}
-          of {formatPlanBytes(quota)}
-        </span>
+        <span className="text-muted-foreground"> of {formatPlanBytes(quota)}</span>
       </span>
       <span
-        className={cn(
-          "h-1.5 overflow-hidden rounded-full bg-muted",
-          row ? "min-w-12 flex-1" : "w-full max-w-40",
-        )}
+        className={cn("h-1.5 overflow-hidden rounded-full bg-muted", row ? "min-w-12 flex-1" : "w-full max-w-40")}
         role="meter"
         aria-label="Storage used"
         aria-valuemin={0}
@@ -144,10 +106,7 @@ export function StorageUsage({
         aria-valuenow={percent}
       >
         <span
-          className={cn(
-            "block h-full rounded-full",
-            percent >= 90 ? "bg-destructive" : "bg-primary",
-          )}
+          className={cn("block h-full rounded-full", percent >= 90 ? "bg-destructive" : "bg-primary")}
           style={{ width: `${usageBarWidth(user.storageBytes, quota)}%` }}
         />
       </span>

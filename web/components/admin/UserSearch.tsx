@@ -35,10 +35,7 @@ export function UserSearch({
 
   return (
     <div className="relative min-w-0 flex-1">
-      <Search
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-        aria-hidden
-      />
+      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
       <Input
         type="search"
         value={text}
@@ -51,9 +48,7 @@ export function UserSearch({
         className="bg-background pr-16 pl-9 [&::-webkit-search-cancel-button]:hidden"
       />
       <div className="absolute top-1/2 right-2 flex -translate-y-1/2 items-center gap-1">
-        {busy && (
-          <Spinner className="size-4 text-muted-foreground" label="Searching" />
-        )}
+        {busy && <Spinner className="size-4 text-muted-foreground" label="Searching" />}
         {text && (
           <button
             type="button"

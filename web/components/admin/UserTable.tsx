@@ -4,14 +4,7 @@ import type { AdminUser } from "../../../common/admin";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 import { Card } from "../ui/Card";
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "../ui/Table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../ui/Table";
 import { formatJoined } from "./adminUsers";
 import { UserActionsMenu, type UserCommand } from "./UserActionsMenu";
 import { PlanBadge, StatusBadge, StorageUsage, UserIdentity } from "./UserBits";
@@ -49,11 +42,7 @@ export function UserTable({ users, selfId, onCommand }: ListProps) {
       </TableHeader>
       <TableBody>
         {users.map((user) => (
-          <TableRow
-            key={user.id}
-            data-user-email={user.email}
-            className={cn(user.bannedAt && "bg-destructive/[0.03]")}
-          >
+          <TableRow key={user.id} data-user-email={user.email} className={cn(user.bannedAt && "bg-destructive/[0.03]")}>
             <TableCell className="max-w-80">
               <UserIdentity user={user} isSelf={user.id === selfId} />
             </TableCell>
@@ -63,9 +52,7 @@ export function UserTable({ users, selfId, onCommand }: ListProps) {
             <TableCell>
               <StorageUsage user={user} />
             </TableCell>
-            <TableCell className="text-right tabular-nums">
-              {user.siteCount}
-            </TableCell>
+            <TableCell className="text-right tabular-nums">{user.siteCount}</TableCell>
             <TableCell>
               <StatusBadge user={user} />
             </TableCell>
@@ -73,11 +60,7 @@ export function UserTable({ users, selfId, onCommand }: ListProps) {
               <Joined iso={user.createdAt} />
             </TableCell>
             <TableCell className="pr-3 text-right">
-              <UserActionsMenu
-                user={user}
-                selfId={selfId}
-                onCommand={onCommand}
-              />
+              <UserActionsMenu user={user} selfId={selfId} onCommand={onCommand} />
             </TableCell>
           </TableRow>
         ))}
@@ -91,28 +74,18 @@ export function UserCards({ users, selfId, onCommand }: ListProps) {
     <ul className="grid gap-3 @xl:grid-cols-2" data-testid="admin-users-cards">
       {users.map((user) => (
         <li key={user.id} data-user-email={user.email} className="flex min-w-0">
-          <Card
-            className={cn(
-              "flex w-full min-w-0 flex-col gap-3 p-4",
-              user.bannedAt && "border-destructive/25",
-            )}
-          >
+          <Card className={cn("flex w-full min-w-0 flex-col gap-3 p-4", user.bannedAt && "border-destructive/25")}>
             <div className="flex items-start gap-2">
               <div className="min-w-0 flex-1">
                 <UserIdentity user={user} isSelf={user.id === selfId} />
               </div>
-              <UserActionsMenu
-                user={user}
-                selfId={selfId}
-                onCommand={onCommand}
-              />
+              <UserActionsMenu user={user} selfId={selfId} onCommand={onCommand} />
             </div>
             <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
               <PlanBadge plan={user.plan} />
               <StatusBadge user={user} />
               <span className="ml-auto text-xs whitespace-nowrap text-muted-foreground">
-                {user.siteCount} {user.siteCount === 1 ? "site" : "sites"} ·{" "}
-                {ADMIN_TEXT.columns.joined} <Joined iso={user.createdAt} />
+                {user.siteCount} {user.siteCount === 1 ? "site" : "sites"} · {ADMIN_TEXT.columns.joined} <Joined iso={user.createdAt} />
               </span>
             </div>
             <StorageUsage user={user} row />

@@ -1,20 +1,12 @@
 import { describe, expect, it } from "vitest";
-import {
-  blockedReason,
-  confirmsEmail,
-  typedEmailConfirmation,
-  pageCount,
-  pageRange,
-  parsePageParam,
-} from "./adminUsers";
+import { blockedReason, confirmsEmail, typedEmailConfirmation, pageCount, pageRange, parsePageParam } from "./adminUsers";
 
 describe("parsePageParam", () => {
   it("reads a positive whole number", () => {
     expect(parsePageParam("3")).toBe(3);
   });
-  it.each([null, "", "0", "-2", "1.5", "abc", "2e3", "99999999999999999999"])(
-    "falls back to page 1 for %j",
-    (value) => expect(parsePageParam(value)).toBe(1),
+  it.each([null, "", "0", "-2", "1.5", "abc", "2e3", "99999999999999999999"])("falls back to page 1 for %j", (value) =>
+    expect(parsePageParam(value)).toBe(1),
   );
 });
 
@@ -38,14 +30,7 @@ describe("pageRange", () => {
 describe("blockedReason", () => {
   const user = { id: "u1", adminByConfig: false };
   it("blocks every action on oneself", () => {
-    for (const action of [
-      "plan",
-      "ban",
-      "admin",
-      "passwordReset",
-      "delete",
-    ] as const)
-      expect(blockedReason(user, "u1", action)).toBe("self");
+    for (const action of ["plan", "ban", "admin", "passwordReset", "delete"] as const) expect(blockedReason(user, "u1", action)).toBe("self");
   });
   it("allows everything on another user", () => {
     expect(blockedReason(user, "me", "ban")).toBeNull();
@@ -76,8 +61,6 @@ describe("typedEmailConfirmation", () => {
     const form = typedEmailConfirmation("ada@example.com");
     expect(form.safeParse({ typed: " ADA@example.com" }).success).toBe(true);
     expect(form.safeParse({ typed: "ada@example.co" }).success).toBe(false);
-    expect(typedEmailConfirmation("").safeParse({ typed: "" }).success).toBe(
-      false,
-    );
+    expect(typedEmailConfirmation("").safeParse({ typed: "" }).success).toBe(false);
   });
 });

@@ -15,12 +15,7 @@ export function pageCount(total: number, pageSize: number): number {
 }
 
 /** The rows a page shows, 1-based and inclusive: page 2 of 123 by 50 is 51..100. */
-export function pageRange(
-  page: number,
-  pageSize: number,
-  shown: number,
-  total: number,
-): { from: number; to: number } {
+export function pageRange(page: number, pageSize: number, shown: number, total: number): { from: number; to: number } {
   if (shown === 0) return { from: 0, to: 0 };
   const from = (page - 1) * pageSize + 1;
   return { from, to: Math.min(total, from + shown - 1) };
@@ -39,11 +34,7 @@ export function blockedReason(
   action: AdminAction,
 ): "self" | "config" | null {
   if (user.id === selfId) return "self";
-  if (
-    user.adminByConfig &&
-    (action === "admin" || action === "ban" || action === "delete")
-  )
-    return "config";
+  if (user.adminByConfig && (action === "admin" || action === "ban" || action === "delete")) return "config";
   return null;
 }
 
@@ -67,8 +58,6 @@ export interface TypedEmail {
 /** The delete dialog's form: valid once the typed text confirms `email`. */
 export function typedEmailConfirmation(email: string) {
   return z.object({
-    typed: z
-      .string()
-      .refine((typed) => email !== "" && confirmsEmail(typed, email)),
+    typed: z.string().refine((typed) => email !== "" && confirmsEmail(typed, email)),
   });
 }

@@ -7,18 +7,13 @@ import { toast } from "sonner";
 import type { AdminUser, AdminUserUpdate } from "../../../common/admin";
 import { PLANS } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
-import {
-  useDeleteAdminUser,
-  useSendPasswordReset,
-  useUpdateAdminUser,
-} from "../../lib/adminQueries";
+import { useDeleteAdminUser, useSendPasswordReset, useUpdateAdminUser } from "../../lib/adminQueries";
 import type { UserCommand } from "./UserActionsMenu";
 import { errorDescription } from "../../lib/api";
 
 function successTitle(update: AdminUserUpdate): string {
   if (update.plan) return ADMIN_TEXT.planChanged(PLANS[update.plan].name);
-  if (update.banned !== undefined)
-    return update.banned ? ADMIN_TEXT.bannedToast : ADMIN_TEXT.unbannedToast;
+  if (update.banned !== undefined) return update.banned ? ADMIN_TEXT.bannedToast : ADMIN_TEXT.unbannedToast;
   return update.isAdmin ? ADMIN_TEXT.promoted : ADMIN_TEXT.demoted;
 }
 
@@ -31,8 +26,7 @@ export function useUserCommands() {
 
   function patch(user: AdminUser, changes: AdminUserUpdate) {
     void update.mutateAsync({ user, update: changes }).then(
-      (saved) =>
-        toast.success(successTitle(changes), { description: saved.email }),
+      (saved) => toast.success(successTitle(changes), { description: saved.email }),
       (error: unknown) =>
         toast.error(ADMIN_TEXT.actionFailed, {
           description: errorDescription(error),

@@ -10,10 +10,7 @@ export function AnalyticsSkeleton() {
     <Loading label="Loading analytics" className="flex flex-col gap-4">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-3 sm:gap-4">
         {[0, 1, 2].map((i) => (
-          <div
-            key={i}
-            className="rounded-xl border bg-card p-4 shadow-sm sm:p-5"
-          >
+          <div key={i} className="rounded-xl border bg-card p-4 shadow-sm sm:p-5">
             <div className="flex items-center justify-between">
               <Skeleton className="h-4 w-24" />
               <Skeleton className="size-8 rounded-lg" />
@@ -29,10 +26,7 @@ export function AnalyticsSkeleton() {
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         {[0, 1].map((i) => (
-          <div
-            key={i}
-            className="space-y-3 rounded-xl border bg-card p-4 shadow-sm sm:p-5"
-          >
+          <div key={i} className="space-y-3 rounded-xl border bg-card p-4 shadow-sm sm:p-5">
             <Skeleton className="h-4 w-28" />
             {[0, 1, 2, 3].map((row) => (
               <Skeleton key={row} className="h-7 w-full" />
@@ -47,11 +41,7 @@ export function AnalyticsSkeleton() {
 /** Nobody has visited the site yet: say so and how the counting works, instead of a flat chart. */
 export function AnalyticsEmpty({ siteUrl }: { siteUrl: string | null }) {
   return (
-    <Placeholder
-      icon={<BarChart3 className="size-6" aria-hidden />}
-      title={ANALYTICS_TEXT.emptyTitle}
-      body={ANALYTICS_TEXT.emptyBody}
-    >
+    <Placeholder icon={<BarChart3 className="size-6" aria-hidden />} title={ANALYTICS_TEXT.emptyTitle} body={ANALYTICS_TEXT.emptyBody}>
       {siteUrl && (
         <Button asChild variant="outline">
           <a href={siteUrl} target="_blank" rel="noopener noreferrer">

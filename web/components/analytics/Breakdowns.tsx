@@ -1,11 +1,7 @@
 // The ranked lists under the chart: where views went and came from, how the site answered, which
 // links are broken, and (when the operator set up GeoIP) from which countries.
 import { Earth, FileText, FileWarning, Hash, Link2 } from "lucide-react";
-import {
-  ANALYTICS_RANGE_LABELS,
-  ANALYTICS_TEXT,
-  type AnalyticsResponse,
-} from "../../../common/analytics";
+import { ANALYTICS_RANGE_LABELS, ANALYTICS_TEXT, type AnalyticsResponse } from "../../../common/analytics";
 import { cn } from "../../lib/cn";
 import { countryName, statusName, statusTone, type StatusTone } from "./format";
 import { RankedList, type RankedEntry } from "./RankedList";
@@ -21,13 +17,7 @@ function StatusKey({ entry }: { entry: RankedEntry }) {
   const name = statusName(entry.key);
   return (
     <span className="inline-flex min-w-0 items-baseline gap-2">
-      <span
-        className={cn(
-          "size-2 shrink-0 self-center rounded-full",
-          TONE_DOT[statusTone(entry.key)],
-        )}
-        aria-hidden
-      />
+      <span className={cn("size-2 shrink-0 self-center rounded-full", TONE_DOT[statusTone(entry.key)])} aria-hidden />
       <span className="font-mono text-[13px]">{entry.key}</span>
       {name && <span className="truncate text-muted-foreground">{name}</span>}
     </span>
@@ -39,18 +29,12 @@ function CountryKey({ entry }: { entry: RankedEntry }) {
   return (
     <span className="inline-flex min-w-0 items-center gap-2">
       <span className="truncate">{name}</span>
-      {name !== entry.key && (
-        <span className="shrink-0 text-xs text-muted-foreground">
-          {entry.key}
-        </span>
-      )}
+      {name !== entry.key && <span className="shrink-0 text-xs text-muted-foreground">{entry.key}</span>}
     </span>
   );
 }
 
-const Path = ({ entry }: { entry: RankedEntry }) => (
-  <span className="font-mono text-[13px]">{entry.key}</span>
-);
+const Path = ({ entry }: { entry: RankedEntry }) => <span className="font-mono text-[13px]">{entry.key}</span>;
 
 export function Breakdowns({ data }: { data: AnalyticsResponse }) {
   const span = `in the last ${ANALYTICS_RANGE_LABELS[data.range]}`;
@@ -102,11 +86,7 @@ export function Breakdowns({ data }: { data: AnalyticsResponse }) {
           entries={data.countries_enabled ? data.countries : []}
           keyHeading="Country"
           countHeading="Views"
-          empty={
-            data.countries_enabled
-              ? `No page views ${span}.`
-              : ANALYTICS_TEXT.noCountries
-          }
+          empty={data.countries_enabled ? `No page views ${span}.` : ANALYTICS_TEXT.noCountries}
           renderKey={(entry) => <CountryKey entry={entry} />}
         />
       </div>

@@ -1,26 +1,13 @@
 // The period the Analytics tab shows: a segmented control that behaves as a radio group (one tab
 // stop, the arrow keys move and select).
 import { useRef, type KeyboardEvent } from "react";
-import {
-  ANALYTICS_RANGE_LABELS,
-  ANALYTICS_RANGES,
-  type AnalyticsRange,
-} from "../../../common/analytics";
+import { ANALYTICS_RANGE_LABELS, ANALYTICS_RANGES, type AnalyticsRange } from "../../../common/analytics";
 import { cn } from "../../lib/cn";
 
-export function RangePicker({
-  value,
-  onChange,
-}: {
-  value: AnalyticsRange;
-  onChange: (range: AnalyticsRange) => void;
-}) {
+export function RangePicker({ value, onChange }: { value: AnalyticsRange; onChange: (range: AnalyticsRange) => void }) {
   const buttons = useRef<Array<HTMLButtonElement | null>>([]);
 
-  const onKeyDown = (
-    event: KeyboardEvent<HTMLButtonElement>,
-    index: number,
-  ) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const last = ANALYTICS_RANGES.length - 1;
     const target =
       event.key === "ArrowRight" || event.key === "ArrowDown"
@@ -43,11 +30,7 @@ export function RangePicker({
   };
 
   return (
-    <div
-      role="radiogroup"
-      aria-label="Time range"
-      className="grid w-full grid-cols-4 rounded-lg border bg-muted/60 p-0.5 sm:inline-grid sm:w-auto"
-    >
+    <div role="radiogroup" aria-label="Time range" className="grid w-full grid-cols-4 rounded-lg border bg-muted/60 p-0.5 sm:inline-grid sm:w-auto">
       {ANALYTICS_RANGES.map((range, index) => {
         const selected = range === value;
         return (
@@ -64,9 +47,7 @@ export function RangePicker({
             onKeyDown={(event) => onKeyDown(event, index)}
             className={cn(
               "h-8 cursor-pointer whitespace-nowrap rounded-md px-2 text-xs font-medium transition-colors focus-visible:outline-2 focus-visible:-outline-offset-2 sm:px-3 sm:text-sm",
-              selected
-                ? "bg-background text-foreground shadow-sm"
-                : "text-muted-foreground hover:text-foreground",
+              selected ? "bg-background text-foreground shadow-sm" : "text-muted-foreground hover:text-foreground",
             )}
           >
             {ANALYTICS_RANGE_LABELS[range]}

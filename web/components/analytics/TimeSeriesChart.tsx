@@ -5,14 +5,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { AnalyticsResponse } from "../../../common/analytics";
 import { ANALYTICS_TEXT } from "../../../common/analytics";
 import { formatBytes } from "../../../common/format";
-import {
-  axisLabel,
-  bucketTitle,
-  chartSummary,
-  isCurrentBucket,
-  niceScale,
-  tickIndices,
-} from "./chart";
+import { axisLabel, bucketTitle, chartSummary, isCurrentBucket, niceScale, tickIndices } from "./chart";
 import { formatCompact, formatCount } from "./format";
 import { useElementWidth } from "./useElementWidth";
 
@@ -30,13 +23,7 @@ function tooltipLeft(at: number, width: number): number {
   return Math.min(Math.max(0, at - w / 2), width - w);
 }
 
-export function TimeSeriesChart({
-  data,
-  now,
-}: {
-  data: AnalyticsResponse;
-  now: Date;
-}) {
+export function TimeSeriesChart({ data, now }: { data: AnalyticsResponse; now: Date }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useElementWidth(box);
   const [active, setActive] = useState<number | null>(null);
@@ -48,20 +35,14 @@ export function TimeSeriesChart({
   const plotWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const column = count > 0 ? plotWidth / count : 0;
-  const { top, step } = niceScale(
-    Math.max(0, ...series.map((p) => Math.max(p.views, p.visitors))),
-  );
+  const { top, step } = niceScale(Math.max(0, ...series.map((p) => Math.max(p.views, p.visitors))));
   const x = (i: number) => MARGIN.left + (i + 0.5) * column;
   const y = (value: number) => MARGIN.top + plotHeight * (1 - value / top);
   const base = MARGIN.top + plotHeight;
-  const ticks = useMemo(
-    () => tickIndices(times, unit, range, plotWidth / LABEL_SPACE),
-    [times, unit, range, plotWidth],
-  );
+  const ticks = useMemo(() => tickIndices(times, unit, range, plotWidth / LABEL_SPACE), [times, unit, range, plotWidth]);
   const current = active !== null && active < count ? active : null;
 
-  const line = (key: "views" | "visitors") =>
-    series.map((p, i) => `${i === 0 ? "M" : "L"}${x(i)},${y(p[key])}`).join("");
+  const line = (key: "views" | "visitors") => series.map((p, i) => `${i === 0 ? "M" : "L"}${x(i)},${y(p[key])}`).join("");
   const area = `${line("views")}L${x(count - 1)},${base}L${x(0)},${base}Z`;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -85,9 +66,7 @@ export function TimeSeriesChart({
   const point = current !== null ? series[current] : undefined;
   const title = point ? bucketTitle(times[current!]!, unit) : "";
   const live = point && isCurrentBucket(times[current!]!, unit, now);
-  const note = [unit === "day" ? "UTC day" : null, live ? "so far" : null]
-    .filter(Boolean)
-    .join(", ");
+  const note = [unit === "day" ? "UTC day" : null, live ? "so far" : null].filter(Boolean).join(", ");
   const announcement = point
     ? `${title}${note ? ` (${note})` : ""}: ${formatCount(point.views)} page views, ${formatCount(point.visitors)} unique visitors, ${formatBytes(point.bandwidth)}.`
     : "";
@@ -107,16 +86,8 @@ export function TimeSeriesChart({
         style={{ height }}
       >
         {width > 0 && (
-          <svg
-            width={width}
-            height={height}
-            aria-hidden
-            className="block overflow-visible text-[11px] select-none"
-          >
-            {Array.from(
-              { length: Math.round(top / step) + 1 },
-              (_, k) => k * step,
-            ).map((value) => (
+          <svg width={width} height={height} aria-hidden className="block overflow-visible text-[11px] select-none">
+            {Array.from({ length: Math.round(top / step) + 1 }, (_, k) => k * step).map((value) => (
               <g key={value}>
                 <line
                   x1={MARGIN.left}
@@ -126,77 +97,26 @@ export function TimeSeriesChart({
                   className={value === 0 ? "stroke-border" : "stroke-border/70"}
                   strokeDasharray={value === 0 ? undefined : "3 3"}
                 />
-                <text
-                  x={MARGIN.left - 8}
-                  y={y(value)}
-                  dy="0.32em"
-                  textAnchor="end"
-                  className="fill-muted-foreground tabular-nums"
-                >
+                <text x={MARGIN.left - 8} y={y(value)} dy="0.32em" textAnchor="end" className="fill-muted-foreground tabular-nums">
                   {formatCompact(value)}
                 </text>
               </g>
             ))}
             {ticks.map((i) => (
-              <text
-                key={i}
-                x={x(i)}
-                y={height - 8}
-                textAnchor="middle"
-                className="fill-muted-foreground"
-              >
+              <text key={i} x={x(i)} y={height - 8} textAnchor="middle" className="fill-muted-foreground">
                 {axisLabel(times[i]!, unit, range)}
               </text>
             ))}
             <path d={area} className="fill-primary/10" />
             {/* Visitors under views: where they are equal, the views line stays visible. */}
-            <path
-              d={line("visitors")}
-              fill="none"
-              strokeWidth={1.5}
-              strokeLinejoin="round"
-              className="stroke-sky-500"
-            />
-            <path
-              d={line("views")}
-              fill="none"
-              strokeWidth={2}
-              strokeLinejoin="round"
-              className="stroke-primary"
-            />
-            {column >= 14 &&
-              series.map((p, i) => (
-                <circle
-                  key={i}
-                  cx={x(i)}
-                  cy={y(p.views)}
-                  r={2.5}
-                  className="fill-primary"
-                />
-              ))}
+            <path d={line("visitors")} fill="none" strokeWidth={1.5} strokeLinejoin="round" className="stroke-sky-500" />
+            <path d={line("views")} fill="none" strokeWidth={2} strokeLinejoin="round" className="stroke-primary" />
+            {column >= 14 && series.map((p, i) => <circle key={i} cx={x(i)} cy={y(p.views)} r={2.5} className="fill-primary" />)}
             {point && (
               <g>
-                <line
-                  x1={x(current!)}
-                  x2={x(current!)}
-                  y1={MARGIN.top}
-                  y2={base}
-                  className="stroke-foreground/25"
-                />
-                <circle
-                  cx={x(current!)}
-                  cy={y(point.visitors)}
-                  r={4}
-                  strokeWidth={2}
-                  className="fill-background stroke-sky-500"
-                />
-                <circle
-                  cx={x(current!)}
-                  cy={y(point.views)}
-                  r={4.5}
-                  strokeWidth={2}
-                  className="fill-background stroke-primary"
-                />
+                <line x1={x(current!)} x2={x(current!)} y1={MARGIN.top} y2={base} className="stroke-foreground/25" />
+                <circle cx={x(current!)} cy={y(point.visitors)} r={4} strokeWidth={2} className="fill-background stroke-sky-500" />
+                <circle cx={x(current!)} cy={y(point.views)} r={4.5} strokeWidth={2} className="fill-background stroke-primary" />
               </g>
             )}
             {series.map((p, i) => (
@@ -231,22 +151,14 @@ export function TimeSeriesChart({
                 <span className="size-2 rounded-full bg-primary" />
                 {ANALYTICS_TEXT.views}
               </dt>
-              <dd className="text-right font-medium tabular-nums">
-                {formatCount(point.views)}
-              </dd>
+              <dd className="text-right font-medium tabular-nums">{formatCount(point.views)}</dd>
               <dt className="flex items-center gap-1.5 text-muted-foreground">
                 <span className="size-2 rounded-full bg-sky-500" />
                 {ANALYTICS_TEXT.visitors}
               </dt>
-              <dd className="text-right font-medium tabular-nums">
-                {formatCount(point.visitors)}
-              </dd>
-              <dt className="pl-3.5 text-muted-foreground">
-                {ANALYTICS_TEXT.bandwidth}
-              </dt>
-              <dd className="text-right font-medium tabular-nums">
-                {formatBytes(point.bandwidth)}
-              </dd>
+              <dd className="text-right font-medium tabular-nums">{formatCount(point.visitors)}</dd>
+              <dt className="pl-3.5 text-muted-foreground">{ANALYTICS_TEXT.bandwidth}</dt>
+              <dd className="text-right font-medium tabular-nums">{formatBytes(point.bandwidth)}</dd>
             </dl>
           </div>
         )}

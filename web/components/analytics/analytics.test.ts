@@ -1,24 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyticsWindow } from "../../../common/analytics";
-import {
-  axisLabel,
-  bucketTitle,
-  chartSummary,
-  isCurrentBucket,
-  niceScale,
-  tickIndices,
-  type SeriesPoint,
-} from "./chart";
-import {
-  changeOf,
-  changeSentence,
-  countOf,
-  countryName,
-  formatCompact,
-  formatCount,
-  statusName,
-  statusTone,
-} from "./format";
+import { axisLabel, bucketTitle, chartSummary, isCurrentBucket, niceScale, tickIndices, type SeriesPoint } from "./chart";
+import { changeOf, changeSentence, countOf, countryName, formatCompact, formatCount, statusName, statusTone } from "./format";
 
 const point = (t: Date, views: number): SeriesPoint => ({
   t: t.toISOString(),
@@ -49,12 +32,7 @@ describe("analytics numbers", () => {
   it("names status codes and countries", () => {
     expect(statusName("404")).toBe("Not Found");
     expect(statusName("299")).toBe("");
-    expect(["200", "304", "404", "503"].map(statusTone)).toEqual([
-      "success",
-      "redirect",
-      "client",
-      "server",
-    ]);
+    expect(["200", "304", "404", "503"].map(statusTone)).toEqual(["success", "redirect", "client", "server"]);
     expect(countryName("NZ", "en")).toBe("New Zealand");
     expect(countryName("not a code", "en")).toBe("not a code");
   });
@@ -69,37 +47,23 @@ describe("the time series", () => {
     expect(axisLabel(hour, "hour", "24h", "America/New_York")).toBe("11 AM");
     // A half-hour zone: the UTC hour starts at :30 there.
     expect(axisLabel(hour, "hour", "24h", "Asia/Kolkata")).toBe("8:30 PM");
-    expect(bucketTitle(hour, "hour", "Asia/Kolkata")).toBe(
-      "Tue, Mar 10, 8:30 PM – 9:30 PM",
-    );
-    expect(bucketTitle(hour, "hour", "Europe/Berlin")).toBe(
-      "Tue, Mar 10, 4 PM – 5 PM",
-    );
+    expect(bucketTitle(hour, "hour", "Asia/Kolkata")).toBe("Tue, Mar 10, 8:30 PM – 9:30 PM");
+    expect(bucketTitle(hour, "hour", "Europe/Berlin")).toBe("Tue, Mar 10, 4 PM – 5 PM");
     // Across midnight the date is the hour's start.
-    expect(
-      bucketTitle(new Date("2026-03-10T22:00:00Z"), "hour", "Europe/Berlin"),
-    ).toBe("Tue, Mar 10, 11 PM – 12 AM");
+    expect(bucketTitle(new Date("2026-03-10T22:00:00Z"), "hour", "Europe/Berlin")).toBe("Tue, Mar 10, 11 PM – 12 AM");
 
     const day = new Date("2026-03-10T00:00:00Z");
     // West of UTC the day's first instant is the evening before; the label stays the 10th.
     expect(axisLabel(day, "day", "7d", "America/Los_Angeles")).toBe("Tue 10");
     expect(axisLabel(day, "day", "30d")).toBe("Mar 10");
     expect(axisLabel(day, "day", "12m")).toBe("Mar");
-    expect(bucketTitle(day, "day", "America/Los_Angeles")).toBe(
-      "Tuesday, March 10, 2026",
-    );
+    expect(bucketTitle(day, "day", "America/Los_Angeles")).toBe("Tuesday, March 10, 2026");
   });
 
   it("knows the bucket that is still filling", () => {
-    expect(isCurrentBucket(new Date("2026-03-10T15:00:00Z"), "hour", now)).toBe(
-      true,
-    );
-    expect(isCurrentBucket(new Date("2026-03-10T14:00:00Z"), "hour", now)).toBe(
-      false,
-    );
-    expect(isCurrentBucket(new Date("2026-03-10T00:00:00Z"), "day", now)).toBe(
-      true,
-    );
+    expect(isCurrentBucket(new Date("2026-03-10T15:00:00Z"), "hour", now)).toBe(true);
+    expect(isCurrentBucket(new Date("2026-03-10T14:00:00Z"), "hour", now)).toBe(false);
+    expect(isCurrentBucket(new Date("2026-03-10T00:00:00Z"), "day", now)).toBe(true);
   });
 
   it("labels round local hours, month starts, and days back from today", () => {
@@ -133,11 +97,7 @@ describe("the time series", () => {
       "2026-02-01",
       "2026-03-01",
     ]);
-    expect(
-      tickIndices(year, "day", "12m", 4).map((i) =>
-        year[i]!.toISOString().slice(0, 7),
-      ),
-    ).toEqual(["2025-06", "2025-09", "2025-12", "2026-03"]);
+    expect(tickIndices(year, "day", "12m", 4).map((i) => year[i]!.toISOString().slice(0, 7))).toEqual(["2025-06", "2025-09", "2025-12", "2026-03"]);
   });
 
   it.each([
@@ -163,8 +123,6 @@ describe("the time series", () => {
         "day",
         "7d",
       ),
-    ).toBe(
-      "Page views per day over the last 7 days: none. Use the arrow keys to read each day.",
-    );
+    ).toBe("Page views per day over the last 7 days: none. Use the arrow keys to read each day.");
   });
 });

@@ -2,13 +2,7 @@
 // how a bucket is named. Buckets are UTC hours or days. An hour is named in the viewer's local
 // time; a day is the UTC calendar day it counts, so it is named by that date (and the tooltip
 // says UTC) rather than by the local date its first instant happens to fall on.
-import {
-  ANALYTICS_RANGE_LABELS,
-  bucketMs,
-  type AnalyticsRange,
-  type AnalyticsResponse,
-  type BucketUnit,
-} from "../../../common/analytics";
+import { ANALYTICS_RANGE_LABELS, bucketMs, type AnalyticsRange, type AnalyticsResponse, type BucketUnit } from "../../../common/analytics";
 import { formatCount } from "./format";
 
 export type SeriesPoint = AnalyticsResponse["series"][number];
@@ -22,12 +16,7 @@ function plain(text: string): string {
 }
 
 /** The short axis label: "3 PM" for an hour; "Tue 10", "Mar 10" or "Mar" for a day. */
-export function axisLabel(
-  t: Date,
-  unit: BucketUnit,
-  range: AnalyticsRange,
-  timeZone?: Zone,
-): string {
+export function axisLabel(t: Date, unit: BucketUnit, range: AnalyticsRange, timeZone?: Zone): string {
   if (unit === "hour") {
     const minutes = localMinutes(t, timeZone);
     return plain(
@@ -39,10 +28,8 @@ export function axisLabel(
       }),
     );
   }
-  if (range === "7d")
-    return `${t.toLocaleDateString("en-US", { weekday: "short", timeZone: "UTC" })} ${t.getUTCDate()}`;
-  if (range === "12m")
-    return t.toLocaleDateString("en-US", { month: "short", timeZone: "UTC" });
+  if (range === "7d") return `${t.toLocaleDateString("en-US", { weekday: "short", timeZone: "UTC" })} ${t.getUTCDate()}`;
+  if (range === "12m") return t.toLocaleDateString("en-US", { month: "short", timeZone: "UTC" });
   return t.toLocaleDateString("en-US", {
     month: "short",
     day: "numeric",
@@ -54,11 +41,7 @@ export function axisLabel(
  * The tooltip's heading: "Tue, Mar 10, 3 PM – 4 PM" (local; the date is the hour's start, also
  * for 11 PM – 12 AM) or "Tuesday, March 10, 2026".
  */
-export function bucketTitle(
-  t: Date,
-  unit: BucketUnit,
-  timeZone?: Zone,
-): string {
+export function bucketTitle(t: Date, unit: BucketUnit, timeZone?: Zone): string {
   if (unit === "hour") {
     const end = new Date(t.getTime() + bucketMs("hour"));
     const date = t.toLocaleDateString("en-US", {
@@ -67,9 +50,7 @@ export function bucketTitle(
       day: "numeric",
       timeZone,
     });
-    return plain(
-      `${date}, ${axisLabel(t, "hour", "24h", timeZone)} – ${axisLabel(end, "hour", "24h", timeZone)}`,
-    );
+    return plain(`${date}, ${axisLabel(t, "hour", "24h", timeZone)} – ${axisLabel(end, "hour", "24h", timeZone)}`);
   }
   return t.toLocaleDateString("en-US", {
     weekday: "long",
@@ -108,13 +89,7 @@ function localHour(t: Date, timeZone: Zone): number {
  * round local hours (every 1, 2, 3, 4, 6 or 12), months on the 1st of a month, other days count
  * back from today so the newest bucket is always labelled.
  */
-export function tickIndices(
-  times: readonly Date[],
-  unit: BucketUnit,
-  range: AnalyticsRange,
-  maxLabels: number,
-  timeZone?: Zone,
-): number[] {
+export function tickIndices(times: readonly Date[], unit: BucketUnit, range: AnalyticsRange, maxLabels: number, timeZone?: Zone): number[] {
   const limit = Math.max(2, Math.floor(maxLabels));
   const all = times.map((_, i) => i);
   if (unit === "hour") {
@@ -128,9 +103,7 @@ export function tickIndices(
   if (range === "12m") {
     const firsts = all.filter((i) => times[i]!.getUTCDate() === 1);
     for (const step of [1, 2, 3, 4, 6, 12]) {
-      const picked = firsts.filter(
-        (_, k) => (firsts.length - 1 - k) % step === 0,
-      );
+      const picked = firsts.filter((_, k) => (firsts.length - 1 - k) % step === 0);
       if (picked.length <= limit) return picked;
     }
     return firsts.slice(-1);
@@ -143,17 +116,11 @@ export function tickIndices(
 }
 
 /** A round top for the value axis and its step: 0, step, 2·step … top, with `ticks` steps at most. */
-export function niceScale(
-  max: number,
-  ticks = 4,
-): { top: number; step: number } {
+export function niceScale(max: number, ticks = 4): { top: number; step: number } {
   if (max <= 0) return { top: ticks, step: 1 };
   const rough = max / ticks;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step =
-    [1, 2, 2.5, 5, 10]
-      .map((m) => m * power)
-      .find((s) => s >= rough && Number.isInteger(s)) ?? Math.ceil(rough);
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= rough && Number.isInteger(s)) ?? Math.ceil(rough);
   return { top: Math.ceil(max / step) * step, step };
 }
 
@@ -161,12 +128,7 @@ export function niceScale(
  * What the chart shows, in one sentence, for screen readers (the chart is role="img"). Names
  * the total, the busiest bucket and how to read each one with the keyboard.
  */
-export function chartSummary(
-  series: readonly SeriesPoint[],
-  unit: BucketUnit,
-  range: AnalyticsRange,
-  timeZone?: Zone,
-): string {
+export function chartSummary(series: readonly SeriesPoint[], unit: BucketUnit, range: AnalyticsRange, timeZone?: Zone): string {
   const per = unit === "hour" ? "hour" : "day";
   const span = `the last ${ANALYTICS_RANGE_LABELS[range]}`;
   const views = series.reduce((sum, p) => sum + p.views, 0);

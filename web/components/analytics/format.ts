@@ -1,11 +1,6 @@
 // Words and numbers of the Analytics tab: counts, the change against the previous period, and
 // the names of status codes and countries. Pure, so the tests pin them down.
-import {
-  ANALYTICS_RANGE_LABELS,
-  analyticsRangeSchema,
-  DEFAULT_ANALYTICS_RANGE,
-  type AnalyticsRange,
-} from "../../../common/analytics";
+import { ANALYTICS_RANGE_LABELS, analyticsRangeSchema, DEFAULT_ANALYTICS_RANGE, type AnalyticsRange } from "../../../common/analytics";
 
 const COUNT = new Intl.NumberFormat("en-US");
 const COMPACT = new Intl.NumberFormat("en-US", {
@@ -24,11 +19,7 @@ export function formatCompact(value: number): string {
 }
 
 /** "views" and "1 view": a count with its noun. */
-export function countOf(
-  value: number,
-  singular: string,
-  plural = `${singular}s`,
-): string {
+export function countOf(value: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(value)} ${value === 1 ? singular : plural}`;
 }
 
@@ -36,11 +27,7 @@ export function countOf(
  * How a total moved against the previous period. "new" when there was nothing before (a
  * percentage of zero means nothing), "none" when there is nothing in either period.
  */
-export type Change =
-  | { kind: "up" | "down"; percent: number }
-  | { kind: "flat" }
-  | { kind: "new" }
-  | { kind: "none" };
+export type Change = { kind: "up" | "down"; percent: number } | { kind: "flat" } | { kind: "new" } | { kind: "none" };
 
 /** `percent` is the API's rounded change, null when the previous period had none. */
 export function changeOf(current: number, percent: number | null): Change {

@@ -9,8 +9,7 @@ export function useElementWidth(ref: RefObject<HTMLElement | null>): number {
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const measure = () =>
-      setWidth(Math.floor(element.getBoundingClientRect().width));
+    const measure = () => setWidth(Math.floor(element.getBoundingClientRect().width));
     measure();
     if (typeof ResizeObserver === "undefined") return;
     const observer = new ResizeObserver(measure);

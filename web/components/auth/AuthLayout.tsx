@@ -40,21 +40,11 @@ export function AuthLayout({
           <div className="w-full max-w-sm">
             <div className="mb-8">
               {icon && <div className="mb-5">{icon}</div>}
-              <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-[1.75rem]">
-                {title}
-              </h1>
-              {subtitle && (
-                <p className="mt-2 text-sm leading-relaxed text-muted-foreground">
-                  {subtitle}
-                </p>
-              )}
+              <h1 className="text-2xl font-semibold tracking-tight text-foreground sm:text-[1.75rem]">{title}</h1>
+              {subtitle && <p className="mt-2 text-sm leading-relaxed text-muted-foreground">{subtitle}</p>}
             </div>
             {children}
-            {footer && (
-              <p className="mt-8 text-center text-sm text-muted-foreground">
-                {footer}
-              </p>
-            )}
+            {footer && <p className="mt-8 text-center text-sm text-muted-foreground">{footer}</p>}
           </div>
         </main>
         <footer className="flex flex-wrap items-center justify-center gap-x-4 gap-y-1 text-xs text-muted-foreground sm:justify-start">
@@ -79,30 +69,18 @@ export function AuthLayout({
 
 function BrandPanel() {
   return (
-    <aside
-      className="relative hidden overflow-hidden bg-[oklch(0.24_0.09_277)] lg:flex lg:flex-col lg:justify-center lg:px-14 xl:px-20"
-      aria-hidden
-    >
+    <aside className="relative hidden overflow-hidden bg-[oklch(0.24_0.09_277)] lg:flex lg:flex-col lg:justify-center lg:px-14 xl:px-20" aria-hidden>
       <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(circle_at_20%_15%,oklch(0.51_0.23_277/0.55),transparent_55%),radial-gradient(circle_at_90%_90%,oklch(0.6_0.2_300/0.35),transparent_50%)]" />
       <div className="pointer-events-none absolute inset-0 bg-[linear-gradient(to_right,oklch(1_0_0/0.05)_1px,transparent_1px),linear-gradient(to_bottom,oklch(1_0_0/0.05)_1px,transparent_1px)] bg-[size:40px_40px] [mask-image:radial-gradient(ellipse_at_center,black_30%,transparent_75%)]" />
       <div className="relative mx-auto w-full max-w-md">
-        <p className="text-sm font-medium text-indigo-200">
-          Self-hosted static hosting
-        </p>
-        <h2 className="mt-3 text-balance text-3xl font-semibold leading-tight tracking-tight text-white xl:text-4xl">
-          Drop a file. Share a link.
-        </h2>
+        <p className="text-sm font-medium text-indigo-200">Self-hosted static hosting</p>
+        <h2 className="mt-3 text-balance text-3xl font-semibold leading-tight tracking-tight text-white xl:text-4xl">Drop a file. Share a link.</h2>
         <p className="mt-4 text-base leading-relaxed text-indigo-100/80">
-          HTML pages, PDFs and zipped static sites go live on their own
-          subdomain a moment after you upload them — on a server you control.
+          HTML pages, PDFs and zipped static sites go live on their own subdomain a moment after you upload them — on a server you control.
         </p>
         <DeployPreview />
         <ul className="mt-10 space-y-3 text-sm text-indigo-100/90">
-          {[
-            "One-click publishing, no build step",
-            "Your files stay on your own server",
-            "Open source and free to run",
-          ].map((line) => (
+          {["One-click publishing, no build step", "Your files stay on your own server", "Open source and free to run"].map((line) => (
             <li key={line} className="flex items-center gap-2.5">
               <CheckCircle2 className="size-4 text-indigo-300" />
               {line}

@@ -37,11 +37,7 @@ export function FormAlert({
   return (
     <div
       role={urgent ? "alert" : "status"}
-      className={cn(
-        "flex items-start gap-2.5 rounded-lg border px-3.5 py-3 text-sm leading-snug",
-        box,
-        className,
-      )}
+      className={cn("flex items-start gap-2.5 rounded-lg border px-3.5 py-3 text-sm leading-snug", box, className)}
     >
       <Icon className="mt-px size-4 shrink-0" aria-hidden />
       <div className="min-w-0">{children}</div>

@@ -11,8 +11,7 @@ const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The spec's one message when the e-mail or the password is missing, for the whole form. */
 function bothCredentials(values: { email: string; password: string }, ctx: z.RefinementCtx): void {
-  if (!values.email.trim() || !values.password)
-    ctx.addIssue({ code: "custom", path: ["root"], message: AUTH_TEXT.missingCredentials });
+  if (!values.email.trim() || !values.password) ctx.addIssue({ code: "custom", path: ["root"], message: AUTH_TEXT.missingCredentials });
 }
 
 export const LoginForm = z
@@ -39,11 +38,7 @@ export type SignupForm = z.output<typeof SignupForm>;
 
 /** Forgot password: the address to send the link to. */
 export const EmailForm = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, AUTH_SCREEN_TEXT.emailRequired)
-    .regex(EMAIL_SHAPE, AUTH_SCREEN_TEXT.signup.emailInvalid),
+  email: z.string().trim().min(1, AUTH_SCREEN_TEXT.emailRequired).regex(EMAIL_SHAPE, AUTH_SCREEN_TEXT.signup.emailInvalid),
 });
 export type EmailInput = z.input<typeof EmailForm>;
 export type EmailForm = z.output<typeof EmailForm>;
@@ -55,8 +50,7 @@ export const ResetPasswordForm = z
     confirm: z.string(),
   })
   .superRefine((values, ctx) => {
-    if (values.confirm !== values.password)
-      ctx.addIssue({ code: "custom", path: ["confirm"], message: AUTH_SCREEN_TEXT.update.mismatch });
+    if (values.confirm !== values.password) ctx.addIssue({ code: "custom", path: ["confirm"], message: AUTH_SCREEN_TEXT.update.mismatch });
   });
 export type ResetPasswordInput = z.input<typeof ResetPasswordForm>;
 export type ResetPasswordForm = z.output<typeof ResetPasswordForm>;
@@ -68,8 +62,7 @@ export function twoFactorForm(mode: TwoFactorMode) {
   return z
     .object({ code: z.string(), backupCode: z.string(), trustDevice: z.boolean() })
     .superRefine((values, ctx) => {
-      if (mode === "app" && values.code.length !== 6)
-        ctx.addIssue({ code: "custom", path: ["code"], message: TWO_FACTOR_SCREEN_TEXT.codeRequired });
+      if (mode === "app" && values.code.length !== 6) ctx.addIssue({ code: "custom", path: ["code"], message: TWO_FACTOR_SCREEN_TEXT.codeRequired });
       if (mode === "backup" && !values.backupCode.trim())
         ctx.addIssue({ code: "custom", path: ["backupCode"], message: TWO_FACTOR_SCREEN_TEXT.backupRequired });
     })

@@ -35,15 +35,10 @@ export function Greeting({ name }: { name: string }) {
   });
   return (
     <div className="min-w-0">
-      <p
-        data-testid="greeting"
-        className="truncate text-base font-semibold tracking-tight text-foreground sm:text-lg"
-      >
+      <p data-testid="greeting" className="truncate text-base font-semibold tracking-tight text-foreground sm:text-lg">
         {greetingFor(now, name)}
       </p>
-      <p className="hidden truncate text-xs text-muted-foreground sm:block">
-        {today}
-      </p>
+      <p className="hidden truncate text-xs text-muted-foreground sm:block">{today}</p>
     </div>
   );
 }

@@ -1,15 +1,6 @@
 import { useState } from "react";
-import {
-  Menu as MenuIcon,
-  PanelLeftClose,
-  PanelLeftOpen,
-  Search,
-  Sparkles,
-} from "lucide-react";
-import {
-  DASHBOARD_SHELL_TEXT as T,
-  DASHBOARD_TEXT,
-} from "../../../common/texts";
+import { Menu as MenuIcon, PanelLeftClose, PanelLeftOpen, Search, Sparkles } from "lucide-react";
+import { DASHBOARD_SHELL_TEXT as T, DASHBOARD_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
 import { SiteSearch } from "../sites/SiteSearch";
 import { Button } from "../ui/Button";
@@ -36,13 +27,7 @@ export function Header({
 }) {
   return (
     <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-2 border-b bg-background/85 px-3 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:gap-3 sm:px-6">
-      <Button
-        variant="ghost"
-        size="icon"
-        className="size-9 shrink-0 md:hidden"
-        aria-label={T.openMenu}
-        onClick={onOpenMenu}
-      >
+      <Button variant="ghost" size="icon" className="size-9 shrink-0 md:hidden" aria-label={T.openMenu} onClick={onOpenMenu}>
         <MenuIcon className="size-5" aria-hidden />
       </Button>
       <Button
@@ -54,11 +39,7 @@ export function Header({
         aria-controls="dashboard-sidebar"
         onClick={onToggleCollapsed}
       >
-        {collapsed ? (
-          <PanelLeftOpen className="size-[18px]" aria-hidden />
-        ) : (
-          <PanelLeftClose className="size-[18px]" aria-hidden />
-        )}
+        {collapsed ? <PanelLeftOpen className="size-[18px]" aria-hidden /> : <PanelLeftClose className="size-[18px]" aria-hidden />}
       </Button>
       <div className="hidden h-6 w-px bg-border md:block" aria-hidden />
       <div className="min-w-0 flex-1 pl-1">
@@ -81,19 +62,11 @@ function PhoneSearch() {
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-9 text-muted-foreground hover:text-foreground lg:hidden"
-          aria-label="Search sites"
-        >
+        <Button variant="ghost" size="icon" className="size-9 text-muted-foreground hover:text-foreground lg:hidden" aria-label="Search sites">
           <Search className="size-[18px]" aria-hidden />
         </Button>
       </PopoverTrigger>
-      <PopoverContent
-        className="w-[min(calc(100vw-24px),420px)] p-2"
-        aria-label="Search sites"
-      >
+      <PopoverContent className="w-[min(calc(100vw-24px),420px)] p-2" aria-label="Search sites">
         <SiteSearch autoFocus onDone={() => setOpen(false)} />
       </PopoverContent>
     </Popover>
@@ -106,12 +79,7 @@ function PlanButton() {
   if (plan === "pro") {
     return (
       <UpgradeDialog currentPlan="pro">
-        <Button
-          variant="outline"
-          size="sm"
-          className="h-9 gap-1.5 px-2.5 text-primary"
-          aria-label="Pro plan"
-        >
+        <Button variant="outline" size="sm" className="h-9 gap-1.5 px-2.5 text-primary" aria-label="Pro plan">
           <Sparkles aria-hidden />
           Pro
         </Button>

@@ -8,12 +8,7 @@ export function NotificationsMenu() {
   return (
     <Popover>
       <PopoverTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="size-9 text-muted-foreground hover:text-foreground"
-          aria-label={T.notificationsTitle}
-        >
+        <Button variant="ghost" size="icon" className="size-9 text-muted-foreground hover:text-foreground" aria-label={T.notificationsTitle}>
           <Bell className="size-[18px]" aria-hidden />
         </Button>
       </PopoverTrigger>
@@ -26,9 +21,7 @@ export function NotificationsMenu() {
             <BellOff className="size-5" aria-hidden />
           </span>
           <p className="mt-4 text-sm font-medium">{T.notificationsEmpty}</p>
-          <p className="mt-1 text-sm leading-relaxed text-muted-foreground">
-            {T.notificationsEmptyBody}
-          </p>
+          <p className="mt-1 text-sm leading-relaxed text-muted-foreground">{T.notificationsEmptyBody}</p>
         </div>
       </PopoverContent>
     </Popover>

@@ -3,25 +3,10 @@ import { LogOut, Settings, ShieldCheck } from "lucide-react";
 import { DASHBOARD_SHELL_TEXT, DASHBOARD_TEXT } from "../../../common/texts";
 import { useSession } from "../../lib/session";
 import { Avatar, AvatarFallback, AvatarImage } from "../ui/Avatar";
-import {
-  Menu,
-  MenuContent,
-  MenuItem,
-  MenuLabel,
-  MenuSeparator,
-  MenuTrigger,
-} from "../ui/Menu";
+import { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from "../ui/Menu";
 import { initialFor } from "./userDisplay";
 
-export function UserMenu({
-  name,
-  email,
-  avatarUrl,
-}: {
-  name: string;
-  email: string;
-  avatarUrl: string | null;
-}) {
+export function UserMenu({ name, email, avatarUrl }: { name: string; email: string; avatarUrl: string | null }) {
   const session = useSession();
   const navigate = useNavigate();
   const initial = initialFor(name, email);
@@ -41,13 +26,8 @@ export function UserMenu({
         aria-label={DASHBOARD_SHELL_TEXT.accountMenu}
       >
         <Avatar className="size-9">
-          {avatarUrl && (
-            <AvatarImage src={avatarUrl} alt="" data-testid="avatar-image" />
-          )}
-          <AvatarFallback
-            data-testid="avatar-initial"
-            delayMs={avatarUrl ? 400 : 0}
-          >
+          {avatarUrl && <AvatarImage src={avatarUrl} alt="" data-testid="avatar-image" />}
+          <AvatarFallback data-testid="avatar-initial" delayMs={avatarUrl ? 400 : 0}>
             {initial}
           </AvatarFallback>
         </Avatar>
@@ -60,9 +40,7 @@ export function UserMenu({
           </Avatar>
           <div className="min-w-0">
             {name && <p className="truncate text-sm font-medium">{name}</p>}
-            <p className="truncate text-xs font-normal text-muted-foreground">
-              {email}
-            </p>
+            <p className="truncate text-xs font-normal text-muted-foreground">{email}</p>
           </div>
         </MenuLabel>
         <MenuSeparator />

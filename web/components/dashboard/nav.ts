@@ -1,12 +1,4 @@
-import {
-  HelpCircle,
-  LayoutDashboard,
-  Globe,
-  Link2,
-  Settings,
-  ShieldCheck,
-  type LucideIcon,
-} from "lucide-react";
+import { HelpCircle, LayoutDashboard, Globe, Link2, Settings, ShieldCheck, type LucideIcon } from "lucide-react";
 import { DASHBOARD_SHELL_TEXT, DASHBOARD_TEXT } from "../../../common/texts";
 
 export interface NavItem {
@@ -33,9 +25,7 @@ export const MAIN_NAV: NavItem[] = [
   },
 ];
 
-export const SECONDARY_NAV: NavItem[] = [
-  { to: "/dashboard/help", label: DASHBOARD_TEXT.nav.help, Icon: HelpCircle },
-];
+export const SECONDARY_NAV: NavItem[] = [{ to: "/dashboard/help", label: DASHBOARD_TEXT.nav.help, Icon: HelpCircle }];
 
 /** The operator's page; listed only for admins (the server answers 404 to everyone else). */
 export const ADMIN_NAV: NavItem = {

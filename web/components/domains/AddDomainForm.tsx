@@ -18,9 +18,7 @@ import { useAddDomain } from "./useDomainActions";
 function domainFieldError(error: unknown): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   if (error.fields?.domain) return error.fields.domain;
-  return error.status === 400 || error.status === 409
-    ? error.message
-    : undefined;
+  return error.status === 400 || error.status === 409 ? error.message : undefined;
 }
 
 export function AddDomainForm({
@@ -48,10 +46,7 @@ export function AddDomainForm({
     resolver: zodResolver(NewDomainForm),
     defaultValues: {
       domain: "",
-      siteId:
-        siteId ??
-        sites?.find((site) => site.id === initialSiteId)?.id ??
-        (sites?.length === 1 ? sites[0]!.id : ""),
+      siteId: siteId ?? sites?.find((site) => site.id === initialSiteId)?.id ?? (sites?.length === 1 ? sites[0]!.id : ""),
     },
   });
 
@@ -75,19 +70,10 @@ export function AddDomainForm({
     <form
       noValidate
       onSubmit={submit}
-      className={cn(
-        "grid gap-4",
-        picker
-          ? "md:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto]"
-          : "sm:grid-cols-[minmax(0,1fr)_auto]",
-      )}
+      className={cn("grid gap-4", picker ? "md:grid-cols-[minmax(0,14rem)_minmax(0,1fr)_auto]" : "sm:grid-cols-[minmax(0,1fr)_auto]")}
     >
       {picker && (
-        <FormField
-          id={`${id}-site`}
-          label="Site"
-          error={errors.siteId?.message}
-        >
+        <FormField id={`${id}-site`} label="Site" error={errors.siteId?.message}>
           <select
             id={`${id}-site`}
             disabled={busy}
@@ -104,11 +90,7 @@ export function AddDomainForm({
           </select>
         </FormField>
       )}
-      <FormField
-        id={`${id}-domain`}
-        label="Domain"
-        error={errors.domain?.message}
-      >
+      <FormField id={`${id}-domain`} label="Domain" error={errors.domain?.message}>
         <Input
           id={`${id}-domain`}
           placeholder="www.example.com"
@@ -123,16 +105,9 @@ export function AddDomainForm({
       </FormField>
       <div className="grid content-start gap-2">
         {/* Keeps the button level with the fields, whose labels sit above them. */}
-        <span
-          className={cn("hidden h-3.5", picker ? "md:block" : "sm:block")}
-          aria-hidden
-        />
+        <span className={cn("hidden h-3.5", picker ? "md:block" : "sm:block")} aria-hidden />
         <Button type="submit" disabled={busy}>
-          {add.isPending ? (
-            <Spinner className="size-4 text-current" label="Adding" />
-          ) : (
-            <Plus aria-hidden />
-          )}
+          {add.isPending ? <Spinner className="size-4 text-current" label="Adding" /> : <Plus aria-hidden />}
           Add domain
         </Button>
       </div>

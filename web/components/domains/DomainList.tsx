@@ -29,24 +29,12 @@ export function DomainList({
   const now = useNow(30_000);
   if (!domains) {
     if (failed)
-      return (
-        <LoadError
-          title="Failed to load domains"
-          message="Please try again later."
-          onRetry={onRetry}
-          retrying={retrying}
-          inline={compact}
-        />
-      );
+      return <LoadError title="Failed to load domains" message="Please try again later." onRetry={onRetry} retrying={retrying} inline={compact} />;
     return (
       <Loading label="Loading domains" className="flex flex-col gap-4">
         {[0, 1].map((row) => (
           <div key={row} className="rounded-xl border bg-card p-5 shadow-xs">
-            <SkeletonRow
-              media="size-9 rounded-full"
-              lines={["w-48", "w-32"]}
-              className="gap-3.5"
-            />
+            <SkeletonRow media="size-9 rounded-full" lines={["w-48", "w-32"]} className="gap-3.5" />
             <Skeleton className="mt-5 h-24 w-full" />
           </div>
         ))}
@@ -56,29 +44,14 @@ export function DomainList({
   if (domains.length === 0 && compact)
     return (
       <p className="text-sm text-muted-foreground">
-        <span className="font-medium text-foreground">
-          {DOMAIN_UI_TEXT.noDomains}.
-        </span>{" "}
-        {emptyBody}
+        <span className="font-medium text-foreground">{DOMAIN_UI_TEXT.noDomains}.</span> {emptyBody}
       </p>
     );
-  if (domains.length === 0)
-    return (
-      <Placeholder
-        icon={<Globe className="size-6" aria-hidden />}
-        title={DOMAIN_UI_TEXT.noDomains}
-        body={emptyBody}
-      />
-    );
+  if (domains.length === 0) return <Placeholder icon={<Globe className="size-6" aria-hidden />} title={DOMAIN_UI_TEXT.noDomains} body={emptyBody} />;
   return (
     <ul className="flex flex-col gap-4" aria-label="Custom domains">
       {domains.map((domain) => (
-        <DomainItem
-          key={domain.id}
-          domain={domain}
-          showSite={showSite}
-          now={now}
-        />
+        <DomainItem key={domain.id} domain={domain} showSite={showSite} now={now} />
       ))}
     </ul>
   );

@@ -1,8 +1,5 @@
 import { Loader2 } from "lucide-react";
-import {
-  DOMAIN_STATUS_LABELS,
-  type DomainStatus,
-} from "../../../common/domains";
+import { DOMAIN_STATUS_LABELS, type DomainStatus } from "../../../common/domains";
 import { cn } from "../../lib/cn";
 import { DOMAIN_TONE, type DomainTone } from "./domains";
 
@@ -27,18 +24,12 @@ export function DomainStatusBadge({ status }: { status: DomainStatus }) {
   const tone = DOMAIN_TONE[status];
   return (
     <span
-      className={cn(
-        "inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border px-2 text-xs font-medium whitespace-nowrap",
-        TONE[tone].badge,
-      )}
+      className={cn("inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border px-2 text-xs font-medium whitespace-nowrap", TONE[tone].badge)}
     >
       {tone === "progress" ? (
         <Loader2 className="size-3 animate-spin" aria-hidden />
       ) : (
-        <span
-          className={cn("size-1.5 rounded-full", TONE[tone].dot)}
-          aria-hidden
-        />
+        <span className={cn("size-1.5 rounded-full", TONE[tone].dot)} aria-hidden />
       )}
       {DOMAIN_STATUS_LABELS[status]}
     </span>

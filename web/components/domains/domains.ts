@@ -25,15 +25,11 @@ export const DOMAIN_TONE: Record<DomainStatus, DomainTone> = {
  * "Try 3 of 10" while a step polls, "Gave up after 10 tries" when it failed on tries, nothing
  * before the first try or once active.
  */
-export function triesLabel(
-  domain: Pick<DomainResponse, "status" | "attempts">,
-): string | null {
+export function triesLabel(domain: Pick<DomainResponse, "status" | "attempts">): string | null {
   if (domain.attempts <= 0) return null;
   const attempts = Math.min(domain.attempts, DOMAIN_MAX_TRIES);
-  if (isProvisioning(domain.status))
-    return `Try ${attempts} of ${DOMAIN_MAX_TRIES}`;
-  if (domain.status === "failed")
-    return `${attempts} of ${DOMAIN_MAX_TRIES} tries used`;
+  if (isProvisioning(domain.status)) return `Try ${attempts} of ${DOMAIN_MAX_TRIES}`;
+  if (domain.status === "failed") return `${attempts} of ${DOMAIN_MAX_TRIES} tries used`;
   return null;
 }
 
@@ -44,9 +40,7 @@ export function orderedRecords(records: readonly DnsRecord[]): DnsRecord[] {
 }
 
 /** The sites a domain can be added to: those not marked for deletion. */
-export function sitesForDomains<T extends { is_deleted: boolean }>(
-  sites: readonly T[] | undefined,
-): T[] {
+export function sitesForDomains<T extends { is_deleted: boolean }>(sites: readonly T[] | undefined): T[] {
   return (sites ?? []).filter((site) => !site.is_deleted);
 }
 

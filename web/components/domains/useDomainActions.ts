@@ -2,12 +2,7 @@
 // all domain lists (the page and the card read the same rows) and the site list.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import {
-  DOMAIN_TEXT,
-  DOMAIN_UI_TEXT,
-  type AddDomainRequest,
-  type DomainResponse,
-} from "../../../common/domains";
+import { DOMAIN_TEXT, DOMAIN_UI_TEXT, type AddDomainRequest, type DomainResponse } from "../../../common/domains";
 import { api, errorDescription } from "../../lib/api";
 import { queryKeys } from "../../lib/queries";
 import { siteUrl } from "../sites/detail/actions";
@@ -29,13 +24,7 @@ function useRefreshDomains() {
 export function useAddDomain() {
   const refresh = useRefreshDomains();
   return useMutation({
-    mutationFn: ({
-      siteId,
-      body,
-    }: {
-      siteId: string;
-      body: AddDomainRequest;
-    }) =>
+    mutationFn: ({ siteId, body }: { siteId: string; body: AddDomainRequest }) =>
       api<DomainResponse>(siteUrl(siteId, "/domains"), {
         method: "POST",
         json: body,
@@ -56,10 +45,8 @@ export function useAddDomain() {
 export function useCheckDomain() {
   const refresh = useRefreshDomains();
   return useMutation({
-    mutationFn: (domain: DomainResponse) =>
-      api<DomainResponse>(domainUrl(domain.id, "/check"), { method: "POST" }),
-    onSuccess: (domain) =>
-      toast.success(DOMAIN_TEXT.checking, { description: domain.hostname }),
+    mutationFn: (domain: DomainResponse) => api<DomainResponse>(domainUrl(domain.id, "/check"), { method: "POST" }),
+    onSuccess: (domain) => toast.success(DOMAIN_TEXT.checking, { description: domain.hostname }),
     onError: (error) =>
       toast.error(DOMAIN_UI_TEXT.checkFailed, {
         description: errorDescription(error),
@@ -72,10 +59,8 @@ export function useCheckDomain() {
 export function useRemoveDomain() {
   const refresh = useRefreshDomains();
   return useMutation({
-    mutationFn: (domain: DomainResponse) =>
-      api<void>(domainUrl(domain.id), { method: "DELETE" }),
-    onSuccess: (_, domain) =>
-      toast.success(DOMAIN_TEXT.removed, { description: domain.hostname }),
+    mutationFn: (domain: DomainResponse) => api<void>(domainUrl(domain.id), { method: "DELETE" }),
+    onSuccess: (_, domain) => toast.success(DOMAIN_TEXT.removed, { description: domain.hostname }),
     onSettled: refresh,
   });
 }

@@ -9,8 +9,7 @@ export function useDomainEvents() {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    const refresh = () =>
-      void queryClient.invalidateQueries({ queryKey: queryKeys.domains });
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.domains });
     return openEventStream({
       url: "/api/events",
       onEvent: (event) => {

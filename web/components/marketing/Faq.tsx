@@ -8,9 +8,7 @@ import { Container, SectionHeading } from "./Section";
 const free = PLANS.free;
 const pro = PLANS.pro;
 
-const code = (text: string) => (
-  <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.85em] text-foreground">{text}</code>
-);
+const code = (text: string) => <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.85em] text-foreground">{text}</code>;
 
 const QUESTIONS: { id: string; question: string; answer: ReactNode }[] = [
   {
@@ -45,9 +43,8 @@ const QUESTIONS: { id: string; question: string; answer: ReactNode }[] = [
     question: "Can I run Berth on my own server?",
     answer: (
       <>
-        Yes. Berth is open source. With Node.js 20 or newer, clone the repository and run {code("npm install && npm start")}.
-        It starts with an embedded database and needs nothing else; point {code("DATABASE_URL")} at PostgreSQL when you
-        outgrow it. The{" "}
+        Yes. Berth is open source. With Node.js 20 or newer, clone the repository and run {code("npm install && npm start")}. It starts with an
+        embedded database and needs nothing else; point {code("DATABASE_URL")} at PostgreSQL when you outgrow it. The{" "}
         <Link to="/docs#self-hosting" className="font-medium text-primary underline-offset-4 hover:underline">
           self-hosting guide
         </Link>{" "}
@@ -79,12 +76,7 @@ export function Faq() {
   return (
     <section id="faq" aria-labelledby="faq-title" className="scroll-mt-16 border-t bg-muted/40 py-20 sm:py-28">
       <Container className="grid grid-cols-1 gap-12 lg:grid-cols-[1fr_1.6fr] lg:gap-16">
-        <SectionHeading
-          id="faq-title"
-          eyebrow="FAQ"
-          title="Questions, answered"
-          className="lg:mx-0 lg:max-w-sm lg:text-left"
-        >
+        <SectionHeading id="faq-title" eyebrow="FAQ" title="Questions, answered" className="lg:mx-0 lg:max-w-sm lg:text-left">
           Plans, limits and running Berth yourself. Something missing?{" "}
           <Link to="/contact" className="font-medium text-primary underline-offset-4 hover:underline">
             Ask us

@@ -32,9 +32,7 @@ export function FilePreview({ className }: { className?: string }) {
             <span className="size-2.5 rounded-full bg-amber-400" />
             <span className="size-2.5 rounded-full bg-emerald-400" />
           </span>
-          <span className="mx-auto truncate rounded-md bg-background px-3 py-0.5 text-xs text-muted-foreground ring-1 ring-border">
-            My files
-          </span>
+          <span className="mx-auto truncate rounded-md bg-background px-3 py-0.5 text-xs text-muted-foreground ring-1 ring-border">My files</span>
           <span aria-hidden className="w-10" />
         </div>
         <div className="p-4 sm:p-5">

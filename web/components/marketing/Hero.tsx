@@ -24,15 +24,12 @@ export function Hero() {
             Run it on your own server
             <ArrowRight aria-hidden className="size-3.5" />
           </Link>
-          <h1
-            id="hero-title"
-            className="mt-6 text-4xl font-semibold tracking-tight text-balance sm:text-5xl lg:text-6xl lg:leading-[1.05]"
-          >
+          <h1 id="hero-title" className="mt-6 text-4xl font-semibold tracking-tight text-balance sm:text-5xl lg:text-6xl lg:leading-[1.05]">
             Put your files online <span className="text-primary">in one click</span>
           </h1>
           <p className="mx-auto mt-6 max-w-xl text-base leading-relaxed sm:text-lg text-pretty text-muted-foreground lg:mx-0">
-            One-click hosting for PDFs, HTML files and zipped projects. Global CDN delivery, instant deployment, and
-            secure sharing through private links and expiry settings.
+            One-click hosting for PDFs, HTML files and zipped projects. Global CDN delivery, instant deployment, and secure sharing through private
+            links and expiry settings.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row lg:justify-start">
             <Button asChild size="lg" className="h-12 px-6">

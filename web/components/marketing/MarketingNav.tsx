@@ -49,9 +49,7 @@ export function MarketingNav() {
         data-state={opaque ? "opaque" : "transparent"}
         className={cn(
           "fixed inset-x-0 top-0 z-40 border-b transition-[background-color,border-color,box-shadow] duration-200",
-          opaque
-            ? "border-border bg-background/90 shadow-sm shadow-foreground/[0.03] backdrop-blur-lg"
-            : "border-transparent bg-transparent",
+          opaque ? "border-border bg-background/90 shadow-sm shadow-foreground/[0.03] backdrop-blur-lg" : "border-transparent bg-transparent",
           menuOpen && "bg-background",
         )}
       >
@@ -92,11 +90,7 @@ export function MarketingNav() {
       </header>
       {/* Outside the header: its backdrop-filter would make it the box a fixed child is placed in. */}
       {menuOpen ? (
-        <div
-          aria-hidden
-          className="fixed inset-0 z-30 bg-foreground/25 backdrop-blur-[2px] md:hidden"
-          onClick={() => setMenuOpen(false)}
-        />
+        <div aria-hidden className="fixed inset-0 z-30 bg-foreground/25 backdrop-blur-[2px] md:hidden" onClick={() => setMenuOpen(false)} />
       ) : null}
     </>
   );

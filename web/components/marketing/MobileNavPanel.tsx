@@ -24,11 +24,7 @@ function Group({ title, links }: { title: string; links: MarketingLink[] }) {
 /** The phone menu: every desktop entry, with the dropdowns laid out as groups. */
 export function MobileNavPanel({ id }: { id: string }) {
   return (
-    <nav
-      id={id}
-      aria-label="Main"
-      className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-b bg-background px-5 pb-6 pt-2 shadow-lg md:hidden"
-    >
+    <nav id={id} aria-label="Main" className="max-h-[calc(100dvh-4rem)] overflow-y-auto border-b bg-background px-5 pb-6 pt-2 shadow-lg md:hidden">
       <div className="flex flex-col gap-5">
         <Group title={LANDING_TEXT.nav.features} links={FEATURE_LINKS} />
         <ul className="border-y py-2">

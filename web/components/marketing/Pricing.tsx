@@ -7,10 +7,7 @@ import { Button } from "../ui/Button";
 import { Container, SectionHeading } from "./Section";
 
 function planFeatures(plan: Plan): string[] {
-  const items = [
-    `${formatPlanBytes(plan.storageBytes)} storage`,
-    `Files up to ${formatPlanBytes(plan.maxFileBytes)} each`,
-  ];
+  const items = [`${formatPlanBytes(plan.storageBytes)} storage`, `Files up to ${formatPlanBytes(plan.maxFileBytes)} each`];
   if (plan.customDomains) items.push("Custom domains");
   if (plan.passwordProtection) items.push("Password-protected links");
   if (plan.expiringLinks) items.push("Expiring links");

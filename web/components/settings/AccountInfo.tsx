@@ -40,9 +40,7 @@ export function AccountInfo() {
                 <span
                   className={cn(
                     "rounded-full px-2.5 py-0.5 text-xs font-medium",
-                    plan.id === "pro"
-                      ? "bg-primary text-primary-foreground"
-                      : "bg-muted text-foreground",
+                    plan.id === "pro" ? "bg-primary text-primary-foreground" : "bg-muted text-foreground",
                   )}
                 >
                   {plan.name}
@@ -59,11 +57,7 @@ export function AccountInfo() {
             )}
           </Row>
           <Row label={T.memberSince}>
-            {memberSince ? (
-              <time dateTime={memberSince}>{formatMemberSince(memberSince)}</time>
-            ) : (
-              <Skeleton className="h-5 w-32" />
-            )}
+            {memberSince ? <time dateTime={memberSince}>{formatMemberSince(memberSince)}</time> : <Skeleton className="h-5 w-32" />}
           </Row>
         </dl>
       </CardContent>
@@ -74,9 +68,7 @@ export function AccountInfo() {
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 px-6 py-3.5">
-      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
-        {label}
-      </dt>
+      <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
       <dd className="min-w-0 text-sm font-medium">{children}</dd>
     </div>
   );

@@ -11,13 +11,7 @@ import { useSession } from "../../lib/session";
 import { displayName } from "../dashboard/userDisplay";
 import { Avatar, AvatarFallback, AvatarImage } from "../ui/Avatar";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Spinner } from "../ui/Spinner";
 import { AVATAR_ACCEPT, AVATAR_LIMIT, avatarFileProblem } from "./avatar";
 
@@ -85,25 +79,15 @@ export function AvatarCard() {
         <div className="relative self-start sm:self-auto">
           <Avatar className="size-20 border">
             {avatarUrl && (
-              <AvatarImage
-                src={avatarUrl}
-                alt={name ? `${name}'s profile picture` : "Your profile picture"}
-                data-testid="settings-avatar-image"
-              />
+              <AvatarImage src={avatarUrl} alt={name ? `${name}'s profile picture` : "Your profile picture"} data-testid="settings-avatar-image" />
             )}
-            <AvatarFallback
-              delayMs={avatarUrl ? 600 : 0}
-              className="bg-none bg-muted text-muted-foreground"
-            >
+            <AvatarFallback delayMs={avatarUrl ? 600 : 0} className="bg-none bg-muted text-muted-foreground">
               <UserRound className="size-9" aria-label="No profile picture" />
             </AvatarFallback>
           </Avatar>
           {busy && (
             <span className="absolute inset-0 flex items-center justify-center rounded-full bg-background/70">
-              <Spinner
-                className="size-6"
-                label={upload.isPending ? "Uploading" : "Removing"}
-              />
+              <Spinner className="size-6" label={upload.isPending ? "Uploading" : "Removing"} />
             </span>
           )}
         </div>
@@ -119,13 +103,7 @@ export function AvatarCard() {
               onChange={onPick}
               data-testid="avatar-file"
             />
-            <Button
-              type="button"
-              variant="outline"
-              disabled={busy}
-              onClick={() => input.current?.click()}
-              aria-describedby="avatar-hint"
-            >
+            <Button type="button" variant="outline" disabled={busy} onClick={() => input.current?.click()} aria-describedby="avatar-hint">
               <ImageUp aria-hidden />
               {T.upload}
             </Button>

@@ -13,14 +13,7 @@ import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
 import { FormField, describedBy } from "../ui/FormField";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "../ui/Card";
 import { PasswordInput } from "../ui/PasswordInput";
 import { Spinner } from "../ui/Spinner";
 import { PasswordChangeForm, type PasswordChange } from "./password";
@@ -88,12 +81,7 @@ export function ChangePassword() {
               {...register("current")}
             />
           </FormField>
-          <FormField
-            id="password-next"
-            label={T.next}
-            error={errors.next?.message}
-            hint={T.hint(PASSWORD_MIN_LENGTH)}
-          >
+          <FormField id="password-next" label={T.next} error={errors.next?.message} hint={T.hint(PASSWORD_MIN_LENGTH)}>
             <PasswordInput
               id="password-next"
               autoComplete="new-password"
@@ -121,4 +109,3 @@ export function ChangePassword() {
     </Card>
   );
 }
-

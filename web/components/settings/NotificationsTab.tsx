@@ -8,13 +8,7 @@ import { SETTINGS_TEXT } from "../../../common/texts";
 import { api } from "../../lib/api";
 import { queryKeys, useNotificationPreferences } from "../../lib/queries";
 import { LoadError } from "../ui/LoadError";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Label } from "../ui/Label";
 import { Skeleton } from "../ui/Skeleton";
 import { Switch } from "./Switch";
@@ -32,8 +26,7 @@ export function NotificationsTab() {
   const queryClient = useQueryClient();
 
   const save = useMutation({
-    mutationFn: (next: NotificationPreferences) =>
-      api<NotificationPreferences>("/api/me/notifications", { method: "PUT", json: next }),
+    mutationFn: (next: NotificationPreferences) => api<NotificationPreferences>("/api/me/notifications", { method: "PUT", json: next }),
     onMutate: async (next) => {
       await queryClient.cancelQueries({ queryKey: queryKeys.notifications });
       const previous = queryClient.getQueryData<NotificationPreferences>(queryKeys.notifications);
@@ -53,8 +46,7 @@ export function NotificationsTab() {
     save.mutate(
       { ...current, [key]: on },
       {
-        onSuccess: () =>
-          toast.success(T.saved, { description: on ? T.turnedOn(label) : T.turnedOff(label) }),
+        onSuccess: () => toast.success(T.saved, { description: on ? T.turnedOn(label) : T.turnedOff(label) }),
       },
     );
   }
@@ -70,13 +62,7 @@ export function NotificationsTab() {
       </CardHeader>
       <CardContent className="p-0">
         {preferences.isError ? (
-          <LoadError
-            inline
-            title={T.loadFailed}
-            onRetry={() => void preferences.refetch()}
-            retrying={preferences.isFetching}
-            className="px-6 py-5"
-          />
+          <LoadError inline title={T.loadFailed} onRetry={() => void preferences.refetch()} retrying={preferences.isFetching} className="px-6 py-5" />
         ) : (
           <ul className="divide-y">
             {ROWS.map(({ key, label, body }) => {

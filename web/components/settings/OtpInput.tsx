@@ -27,16 +27,12 @@ export function OtpInput({
       pattern="[0-9]*"
       spellCheck={false}
       placeholder="000000"
-      className={cn(
-        "h-12 text-center font-mono text-2xl tracking-[0.4em] placeholder:text-muted-foreground/40 indent-[0.4em]",
-        className,
-      )}
+      className={cn("h-12 text-center font-mono text-2xl tracking-[0.4em] placeholder:text-muted-foreground/40 indent-[0.4em]", className)}
       value={value}
       onChange={(event) => {
         const next = sanitizeOtp(event.target.value);
         onChange(next);
-        if (next.length === OTP_LENGTH && value.length !== OTP_LENGTH)
-          onComplete?.(next);
+        if (next.length === OTP_LENGTH && value.length !== OTP_LENGTH) onComplete?.(next);
       }}
       {...props}
     />

@@ -32,20 +32,8 @@ export function PasswordDialog({
 }) {
   const [busy, setBusy] = useState(false);
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      pending={busy}
-      title={title}
-      description={description}
-      className="max-w-md"
-    >
-      <PasswordForm
-        confirmLabel={confirmLabel}
-        destructive={destructive}
-        onBusyChange={setBusy}
-        onConfirm={onConfirm}
-      />
+    <FormDialog open={open} onOpenChange={onOpenChange} pending={busy} title={title} description={description} className="max-w-md">
+      <PasswordForm confirmLabel={confirmLabel} destructive={destructive} onBusyChange={setBusy} onConfirm={onConfirm} />
     </FormDialog>
   );
 }
@@ -95,12 +83,7 @@ export function PasswordForm({
           {...register("password")}
         />
       </FormField>
-      <DialogFormActions
-        submitLabel={confirmLabel}
-        pendingLabel="Checking"
-        pending={isSubmitting}
-        destructive={destructive}
-      />
+      <DialogFormActions submitLabel={confirmLabel} pendingLabel="Checking" pending={isSubmitting} destructive={destructive} />
     </form>
   );
 }

@@ -6,24 +6,14 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { toast } from "sonner";
 import type { z } from "zod";
-import {
-  PROFILE_LIMITS,
-  ProfileUpdate,
-} from "../../../common/account";
+import { PROFILE_LIMITS, ProfileUpdate } from "../../../common/account";
 import type { MeResponse } from "../../../common/api";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { api, ApiError } from "../../lib/api";
 import { useSession } from "../../lib/session";
 import { FormField, describedBy } from "../ui/FormField";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "../ui/Card";
 import { Input } from "../ui/Input";
 import { Skeleton } from "../ui/Skeleton";
 import { Spinner } from "../ui/Spinner";
@@ -52,16 +42,13 @@ export function ProfileForm() {
     website: profile.website ?? "",
   };
   const loaded = saved !== null;
-  const [fullName, company, website] = saved
-    ? [saved.full_name, saved.company, saved.website]
-    : ["", "", ""];
+  const [fullName, company, website] = saved ? [saved.full_name, saved.company, saved.website] : ["", "", ""];
   useEffect(() => {
     if (loaded) reset({ full_name: fullName, company, website });
   }, [loaded, fullName, company, website, reset]);
 
   const save = useMutation({
-    mutationFn: (values: ProfileUpdate) =>
-      api<MeResponse>("/api/me/profile", { method: "PATCH", json: values }),
+    mutationFn: (values: ProfileUpdate) => api<MeResponse>("/api/me/profile", { method: "PATCH", json: values }),
     onSuccess: (me) => {
       setMe(me);
       toast.success(T.updated, { description: T.updatedDescription });
@@ -83,19 +70,11 @@ export function ProfileForm() {
         <CardTitle className="text-base">{T.title}</CardTitle>
         <CardDescription>{T.description}</CardDescription>
       </CardHeader>
-      <form
-        noValidate
-        aria-label={T.title}
-        onSubmit={handleSubmit((values) => save.mutate(values))}
-      >
+      <form noValidate aria-label={T.title} onSubmit={handleSubmit((values) => save.mutate(values))}>
         <CardContent className="grid gap-5">
           {saved ? (
             <>
-              <FormField
-                id="profile-full-name"
-                label={T.fullName}
-                error={errors.full_name?.message}
-              >
+              <FormField id="profile-full-name" label={T.fullName} error={errors.full_name?.message}>
                 <Input
                   id="profile-full-name"
                   autoComplete="name"
@@ -105,11 +84,7 @@ export function ProfileForm() {
                 />
               </FormField>
               <div className="grid gap-5 sm:grid-cols-2">
-                <FormField
-                  id="profile-company"
-                  label={T.company}
-                  error={errors.company?.message}
-                >
+                <FormField id="profile-company" label={T.company} error={errors.company?.message}>
                   <Input
                     id="profile-company"
                     autoComplete="organization"
@@ -119,11 +94,7 @@ export function ProfileForm() {
                     {...register("company")}
                   />
                 </FormField>
-                <FormField
-                  id="profile-website"
-                  label={T.website}
-                  error={errors.website?.message}
-                >
+                <FormField id="profile-website" label={T.website} error={errors.website?.message}>
                   <Input
                     id="profile-website"
                     type="url"
@@ -142,14 +113,8 @@ export function ProfileForm() {
           )}
         </CardContent>
         <CardFooter className="justify-end border-t px-6 py-4">
-          <Button
-            type="submit"
-            disabled={!saved || save.isPending || !isDirty}
-            className="w-full sm:w-auto"
-          >
-            {save.isPending && (
-              <Spinner className="size-4 text-current" label="Saving" />
-            )}
+          <Button type="submit" disabled={!saved || save.isPending || !isDirty} className="w-full sm:w-auto">
+            {save.isPending && <Spinner className="size-4 text-current" label="Saving" />}
             {T.save}
           </Button>
         </CardFooter>
@@ -157,7 +122,6 @@ export function ProfileForm() {
     </Card>
   );
 }
-
 
 function FormSkeleton() {
   return (

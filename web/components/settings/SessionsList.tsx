@@ -11,13 +11,7 @@ import { SETTINGS_TEXT } from "../../../common/texts";
 import { api } from "../../lib/api";
 import { queryKeys, useAccountSessions } from "../../lib/queries";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { LoadError } from "../ui/LoadError";
 import { Loading, SkeletonRow } from "../ui/Skeleton";
@@ -42,8 +36,7 @@ export function SessionsList() {
       target.kind === "one"
         ? api<unknown>(`/api/me/sessions/${encodeURIComponent(target.session.id)}`, { method: "DELETE" })
         : api<unknown>("/api/me/sessions/revoke-others", { method: "POST" }),
-    onSuccess: (_result, target) =>
-      toast.success(target.kind === "one" ? T.revoked : T.revokedOthers),
+    onSuccess: (_result, target) => toast.success(target.kind === "one" ? T.revoked : T.revokedOthers),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
   });
 
@@ -71,26 +64,13 @@ export function SessionsList() {
         {sessions.isPending ? (
           <ListSkeleton />
         ) : sessions.isError ? (
-          <LoadError
-            inline
-            title={T.loadFailed}
-            onRetry={() => void sessions.refetch()}
-            retrying={sessions.isFetching}
-            className="px-6 py-5"
-          />
+          <LoadError inline title={T.loadFailed} onRetry={() => void sessions.refetch()} retrying={sessions.isFetching} className="px-6 py-5" />
         ) : (
           <ul aria-label={T.title} className="divide-y">
             {list.map((session) => (
-              <SessionRow
-                key={session.id}
-                session={session}
-                onRevoke={() => setPending({ kind: "one", session })}
-                disabled={revoke.isPending}
-              />
+              <SessionRow key={session.id} session={session} onRevoke={() => setPending({ kind: "one", session })} disabled={revoke.isPending} />
             ))}
-            {others === 0 && (
-              <li className="px-6 py-4 text-sm text-muted-foreground">{T.onlyThis}</li>
-            )}
+            {others === 0 && <li className="px-6 py-4 text-sm text-muted-foreground">{T.onlyThis}</li>}
           </ul>
         )}
       </CardContent>
@@ -99,11 +79,7 @@ export function SessionsList() {
         open={pending !== null}
         onOpenChange={(open) => !open && setPending(null)}
         title={pending?.kind === "others" ? T.revokeOthersTitle : T.revokeTitle}
-        description={
-          pending?.kind === "one"
-            ? T.revokeBody(sessionTitle(pending.session))
-            : T.revokeOthersBody
-        }
+        description={pending?.kind === "one" ? T.revokeBody(sessionTitle(pending.session)) : T.revokeOthersBody}
         confirmLabel={pending?.kind === "others" ? T.revokeOthers : T.revoke}
         pendingLabel="Signing out"
         destructive
@@ -114,15 +90,7 @@ export function SessionsList() {
   );
 }
 
-function SessionRow({
-  session,
-  onRevoke,
-  disabled,
-}: {
-  session: SessionInfo;
-  onRevoke: () => void;
-  disabled: boolean;
-}) {
+function SessionRow({ session, onRevoke, disabled }: { session: SessionInfo; onRevoke: () => void; disabled: boolean }) {
   const Icon = DEVICE_ICON[session.device] ?? Monitor;
   const title = sessionTitle(session);
   const address = sessionAddress(session.ipAddress);
@@ -135,9 +103,7 @@ function SessionRow({
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <p className="truncate text-sm font-medium">{title}</p>
           {session.current && (
-            <span className="rounded-full bg-success/15 px-2 py-0.5 text-xs font-medium text-[oklch(0.42_0.12_150)]">
-              {T.thisDevice}
-            </span>
+            <span className="rounded-full bg-success/15 px-2 py-0.5 text-xs font-medium text-[oklch(0.42_0.12_150)]">{T.thisDevice}</span>
           )}
         </div>
         <p className="mt-1 flex flex-wrap gap-x-1.5 text-xs text-muted-foreground">
@@ -148,10 +114,7 @@ function SessionRow({
           </span>
           <span className="whitespace-nowrap">
             <span aria-hidden>· </span>
-            <time
-              dateTime={session.lastActiveAt}
-              title={new Date(session.lastActiveAt).toLocaleString()}
-            >
+            <time dateTime={session.lastActiveAt} title={new Date(session.lastActiveAt).toLocaleString()}>
               {T.lastActive(timeAgo(new Date(session.lastActiveAt)))}
             </time>
           </span>

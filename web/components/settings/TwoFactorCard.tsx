@@ -10,21 +10,8 @@ import { cn } from "../../lib/cn";
 import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "../ui/Dialog";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "../ui/Card";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/Dialog";
 import { Skeleton } from "../ui/Skeleton";
 import { BackupCodes } from "./BackupCodes";
 import { PasswordDialog } from "./PasswordDialog";
@@ -36,9 +23,7 @@ const T = SETTINGS_TEXT.twoFactor;
 type Open = "setup" | "disable" | "regenerate" | null;
 
 function passwordError(error: AuthErrorLike): string {
-  return error.code === "INVALID_PASSWORD"
-    ? SETTINGS_TEXT.password.wrongCurrent
-    : twoFactorErrorMessage(error);
+  return error.code === "INVALID_PASSWORD" ? SETTINGS_TEXT.password.wrongCurrent : twoFactorErrorMessage(error);
 }
 
 export function TwoFactorCard() {
@@ -60,9 +45,7 @@ export function TwoFactorCard() {
   }
 
   async function regenerate(password: string): Promise<string | null> {
-    const { data, error } = await settleAuthCall(
-      authClient.twoFactor.generateBackupCodes({ password }),
-    );
+    const { data, error } = await settleAuthCall(authClient.twoFactor.generateBackupCodes({ password }));
     if (error || !data) return passwordError(error ?? {});
     setOpen(null);
     setNewCodes(data.backupCodes);
@@ -82,9 +65,7 @@ export function TwoFactorCard() {
               data-testid="two-factor-status"
               className={cn(
                 "shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium",
-                enabled
-                  ? "bg-success/15 text-[oklch(0.42_0.12_150)]"
-                  : "bg-muted text-muted-foreground",
+                enabled ? "bg-success/15 text-[oklch(0.42_0.12_150)]" : "bg-muted text-muted-foreground",
               )}
             >
               {enabled ? T.on : T.off}
@@ -103,9 +84,7 @@ export function TwoFactorCard() {
           >
             {enabled ? <ShieldCheck className="size-5" aria-hidden /> : <ShieldOff className="size-5" aria-hidden />}
           </span>
-          <p className="text-sm leading-relaxed text-muted-foreground">
-            {enabled ? T.onBody : T.offBody}
-          </p>
+          <p className="text-sm leading-relaxed text-muted-foreground">{enabled ? T.onBody : T.offBody}</p>
         </div>
       </CardContent>
       <CardFooter className="flex-wrap justify-end gap-2 border-t px-6 py-4">
@@ -115,20 +94,12 @@ export function TwoFactorCard() {
               <KeyRound aria-hidden />
               {T.regenerate}
             </Button>
-            <Button
-              variant="outline"
-              className="w-full text-destructive hover:text-destructive sm:w-auto"
-              onClick={() => setOpen("disable")}
-            >
+            <Button variant="outline" className="w-full text-destructive hover:text-destructive sm:w-auto" onClick={() => setOpen("disable")}>
               {T.disable}
             </Button>
           </>
         ) : (
-          <Button
-            className="w-full sm:w-auto"
-            disabled={enabled === undefined}
-            onClick={() => setOpen("setup")}
-          >
+          <Button className="w-full sm:w-auto" disabled={enabled === undefined} onClick={() => setOpen("setup")}>
             <ShieldCheck aria-hidden />
             {T.enable}
           </Button>

@@ -14,40 +14,19 @@ import { queryKeys } from "../../lib/queries";
 import { useSession } from "../../lib/session";
 import { FormField, describedBy } from "../ui/FormField";
 import { Button } from "../ui/Button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "../ui/Dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../ui/Dialog";
 import { Spinner } from "../ui/Spinner";
 import { BackupCodes } from "./BackupCodes";
 import { OtpInput } from "./OtpInput";
 import { PasswordForm } from "./PasswordDialog";
 import { QrCode } from "./QrCode";
-import {
-  groupSecret,
-  secretFromTotpUri,
-  twoFactorErrorMessage,
-  VerifyCodeForm,
-  type VerifyCode,
-} from "./twoFactor";
+import { groupSecret, secretFromTotpUri, twoFactorErrorMessage, VerifyCodeForm, type VerifyCode } from "./twoFactor";
 
 const T = SETTINGS_TEXT.twoFactor;
 
-type Step =
-  | { name: "password" }
-  | { name: "scan"; totpURI: string; backupCodes: string[] }
-  | { name: "backup"; backupCodes: string[] };
+type Step = { name: "password" } | { name: "scan"; totpURI: string; backupCodes: string[] } | { name: "backup"; backupCodes: string[] };
 
-export function TwoFactorSetup({
-  open,
-  onOpenChange,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function TwoFactorSetup({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [step, setStep] = useState<Step>({ name: "password" });
   const [busy, setBusy] = useState(false);
 
@@ -60,9 +39,7 @@ export function TwoFactorSetup({
   async function start(password: string): Promise<string | null> {
     const { data, error } = await settleAuthCall(authClient.twoFactor.enable({ password }));
     if (error || !data || !("totpURI" in data) || !data.totpURI) {
-      return error?.code === "INVALID_PASSWORD"
-        ? SETTINGS_TEXT.password.wrongCurrent
-        : twoFactorErrorMessage(error);
+      return error?.code === "INVALID_PASSWORD" ? SETTINGS_TEXT.password.wrongCurrent : twoFactorErrorMessage(error);
     }
     setStep({ name: "scan", totpURI: data.totpURI, backupCodes: data.backupCodes ?? [] });
     return null;
@@ -87,15 +64,9 @@ export function TwoFactorSetup({
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
-        {step.name === "password" && (
-          <PasswordForm confirmLabel={T.continue} onBusyChange={setBusy} onConfirm={start} />
-        )}
+        {step.name === "password" && <PasswordForm confirmLabel={T.continue} onBusyChange={setBusy} onConfirm={start} />}
         {step.name === "scan" && (
-          <ScanStep
-            totpURI={step.totpURI}
-            onBusyChange={setBusy}
-            onVerified={() => setStep({ name: "backup", backupCodes: step.backupCodes })}
-          />
+          <ScanStep totpURI={step.totpURI} onBusyChange={setBusy} onVerified={() => setStep({ name: "backup", backupCodes: step.backupCodes })} />
         )}
         {step.name === "backup" && (
           <div className="mt-5 flex flex-col gap-5">
@@ -110,15 +81,7 @@ export function TwoFactorSetup({
   );
 }
 
-function ScanStep({
-  totpURI,
-  onBusyChange,
-  onVerified,
-}: {
-  totpURI: string;
-  onBusyChange: (busy: boolean) => void;
-  onVerified: () => void;
-}) {
+function ScanStep({ totpURI, onBusyChange, onVerified }: { totpURI: string; onBusyChange: (busy: boolean) => void; onVerified: () => void }) {
   const session = useSession();
   const queryClient = useQueryClient();
   const secret = secretFromTotpUri(totpURI) ?? "";
@@ -146,10 +109,7 @@ function ScanStep({
     onBusyChange(false);
     if (failure) {
       setError("code", {
-        message:
-          failure.code === "INVALID_CODE"
-            ? SETTINGS_TEXT.twoFactor.codeInvalid
-            : twoFactorErrorMessage(failure),
+        message: failure.code === "INVALID_CODE" ? SETTINGS_TEXT.twoFactor.codeInvalid : twoFactorErrorMessage(failure),
       });
       setValue("code", "");
       setFocus("code");
@@ -231,10 +191,7 @@ function StepDots({ current }: { current: Step["name"] }) {
     <p className="mb-1 flex items-center gap-2 text-xs font-medium text-muted-foreground">
       <span className="flex gap-1" aria-hidden>
         {STEPS.map((name, i) => (
-          <span
-            key={name}
-            className={i <= index ? "h-1.5 w-5 rounded-full bg-primary" : "h-1.5 w-5 rounded-full bg-muted"}
-          />
+          <span key={name} className={i <= index ? "h-1.5 w-5 rounded-full bg-primary" : "h-1.5 w-5 rounded-full bg-muted"} />
         ))}
       </span>
       Step {index + 1} of {STEPS.length}

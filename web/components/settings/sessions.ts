@@ -12,10 +12,13 @@ export function sessionTitle(session: Pick<SessionInfo, "browser" | "os">): stri
  */
 export function formatIp(ip: string): string {
   if (!ip.includes(":") || ip.includes("::") || ip.includes(".")) return ip.toLowerCase();
-  const groups = ip.toLowerCase().split(":").map((group) => group.replace(/^0+(?=.)/, ""));
+  const groups = ip
+    .toLowerCase()
+    .split(":")
+    .map((group) => group.replace(/^0+(?=.)/, ""));
   if (groups.length !== 8) return ip.toLowerCase();
   let best = { start: -1, length: 0 };
-  for (let i = 0; i < groups.length; ) {
+  for (let i = 0; i < groups.length;) {
     if (groups[i] !== "0") {
       i++;
       continue;

@@ -5,7 +5,5 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 /** Unknown or missing → Profile. */
 export function parseSettingsTab(value: string | null): SettingsTab {
-  return (SETTINGS_TABS as readonly string[]).includes(value ?? "")
-    ? (value as SettingsTab)
-    : "profile";
+  return (SETTINGS_TABS as readonly string[]).includes(value ?? "") ? (value as SettingsTab) : "profile";
 }

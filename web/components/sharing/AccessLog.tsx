@@ -1,9 +1,6 @@
 // A share link's access log: when it was opened (local time), from which country when a GeoIP
 // source is configured, and in which browser. Fetched when the log is opened.
-import {
-  SHARE_LOG_LIMIT,
-  SHARE_LINK_UI_TEXT,
-} from "../../../common/shareLinks";
+import { SHARE_LOG_LIMIT, SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
 import { useShareLinkOpens } from "../../lib/queries";
 import { LoadError } from "../ui/LoadError";
 import { Loading, Skeleton } from "../ui/Skeleton";
@@ -11,15 +8,7 @@ import { browserLabel, countryLabel } from "./shareLinks";
 
 const COLUMNS = "sm:grid-cols-[minmax(0,1.2fr)_minmax(0,1fr)_minmax(0,1.4fr)]";
 
-export function AccessLog({
-  id,
-  siteId,
-  linkId,
-}: {
-  id: string;
-  siteId: string;
-  linkId: string;
-}) {
+export function AccessLog({ id, siteId, linkId }: { id: string; siteId: string; linkId: string }) {
   const opens = useShareLinkOpens(siteId, linkId, true);
 
   return (
@@ -30,33 +19,19 @@ export function AccessLog({
           <Skeleton className="h-4 w-1/2" />
         </Loading>
       ) : opens.isError ? (
-        <LoadError
-          inline
-          title={SHARE_LINK_UI_TEXT.logFailed}
-          onRetry={() => void opens.refetch()}
-          retrying={opens.isFetching}
-          className="p-3"
-        />
+        <LoadError inline title={SHARE_LINK_UI_TEXT.logFailed} onRetry={() => void opens.refetch()} retrying={opens.isFetching} className="p-3" />
       ) : opens.data.length === 0 ? (
-        <p className="p-3 text-muted-foreground">
-          {SHARE_LINK_UI_TEXT.noOpens}
-        </p>
+        <p className="p-3 text-muted-foreground">{SHARE_LINK_UI_TEXT.noOpens}</p>
       ) : (
         <>
-          <div
-            className={`hidden gap-4 border-b px-3 py-2 text-xs font-medium text-muted-foreground sm:grid ${COLUMNS}`}
-            aria-hidden
-          >
+          <div className={`hidden gap-4 border-b px-3 py-2 text-xs font-medium text-muted-foreground sm:grid ${COLUMNS}`} aria-hidden>
             <span>Opened</span>
             <span>Country</span>
             <span>Browser</span>
           </div>
           <ul className="divide-y" aria-label="Opens">
             {opens.data.map((open, index) => (
-              <li
-                key={`${open.opened_at} ${index}`}
-                className={`grid gap-0.5 px-3 py-2 sm:gap-4 ${COLUMNS}`}
-              >
+              <li key={`${open.opened_at} ${index}`} className={`grid gap-0.5 px-3 py-2 sm:gap-4 ${COLUMNS}`}>
                 <time dateTime={open.opened_at} className="tabular-nums">
                   {new Date(open.opened_at).toLocaleString()}
                 </time>
@@ -69,10 +44,7 @@ export function AccessLog({
                   <span className="sm:hidden" aria-hidden>
                     ·
                   </span>
-                  <span
-                    className="truncate"
-                    title={open.user_agent ?? undefined}
-                  >
+                  <span className="truncate" title={open.user_agent ?? undefined}>
                     <span className="sr-only">Browser: </span>
                     {browserLabel(open.user_agent)}
                   </span>
@@ -81,9 +53,7 @@ export function AccessLog({
             ))}
           </ul>
           {opens.data.length >= SHARE_LOG_LIMIT && (
-            <p className="border-t px-3 py-2 text-xs text-muted-foreground">
-              The last {SHARE_LOG_LIMIT} opens.
-            </p>
+            <p className="border-t px-3 py-2 text-xs text-muted-foreground">The last {SHARE_LOG_LIMIT} opens.</p>
           )}
         </>
       )}

@@ -2,20 +2,13 @@
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  SHARE_LINK_NAME_MAX,
-  type CreateShareLinkRequest,
-} from "../../../common/shareLinks";
+import { SHARE_LINK_NAME_MAX, type CreateShareLinkRequest } from "../../../common/shareLinks";
 import { ApiError } from "../../lib/api";
 import { DialogFormActions, FormDialog } from "../ui/Dialog";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
 import { PasswordInput } from "../ui/PasswordInput";
-import {
-  NewLinkForm,
-  type NewLinkErrors,
-  type NewLinkFields,
-} from "./shareLinks";
+import { NewLinkForm, type NewLinkErrors, type NewLinkFields } from "./shareLinks";
 import { useCreateShareLink } from "./useShareLinkActions";
 
 const EMPTY: NewLinkFields = {
@@ -25,15 +18,7 @@ const EMPTY: NewLinkFields = {
   maxViews: "",
 };
 
-export function NewShareLinkDialog({
-  siteId,
-  open,
-  onOpenChange,
-}: {
-  siteId: string;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function NewShareLinkDialog({ siteId, open, onOpenChange }: { siteId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const create = useCreateShareLink(siteId);
   const {
     register,
@@ -55,11 +40,8 @@ export function NewShareLinkDialog({
     create.mutate(body, {
       onSuccess: () => onOpenChange(false),
       onError: (error) => {
-        const fields: NewLinkErrors =
-          error instanceof ApiError ? (error.fields ?? {}) : {};
-        for (const [field, message] of Object.entries(fields))
-          if (field in EMPTY && message)
-            setError(field as keyof NewLinkFields, { message });
+        const fields: NewLinkErrors = error instanceof ApiError ? (error.fields ?? {}) : {};
+        for (const [field, message] of Object.entries(fields)) if (field in EMPTY && message) setError(field as keyof NewLinkFields, { message });
       },
     }),
   );
@@ -72,8 +54,7 @@ export function NewShareLinkDialog({
       title="New share link"
       description={
         <>
-          Anyone with the link can open the site, even when it is private or has
-          a password. Name it after the person or purpose, so you can revoke it
+          Anyone with the link can open the site, even when it is private or has a password. Name it after the person or purpose, so you can revoke it
           later.
         </>
       }
@@ -90,12 +71,7 @@ export function NewShareLinkDialog({
           />
         </FormField>
         <div className="grid gap-5 sm:grid-cols-2">
-          <FormField
-            id="share-expires"
-            label="Expires"
-            hint="Optional, in your local time."
-            error={errors.expiresAt?.message}
-          >
+          <FormField id="share-expires" label="Expires" hint="Optional, in your local time." error={errors.expiresAt?.message}>
             <Input
               id="share-expires"
               type="datetime-local"
@@ -116,11 +92,7 @@ export function NewShareLinkDialog({
               min={1}
               step={1}
               placeholder="No limit"
-              {...describedBy(
-                "share-max-views",
-                errors.maxViews?.message,
-                true,
-              )}
+              {...describedBy("share-max-views", errors.maxViews?.message, true)}
               {...register("maxViews")}
             />
           </FormField>
@@ -138,11 +110,7 @@ export function NewShareLinkDialog({
             {...register("password")}
           />
         </FormField>
-        <DialogFormActions
-          submitLabel="Create link"
-          pendingLabel="Creating"
-          pending={create.isPending}
-        />
+        <DialogFormActions submitLabel="Create link" pendingLabel="Creating" pending={create.isPending} />
       </form>
     </FormDialog>
   );

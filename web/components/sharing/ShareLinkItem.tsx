@@ -1,15 +1,7 @@
 // One share link: its name and state, the URL to hand out, its views and expiry, what can be done
 // with it, and its access log on demand.
 import { useState } from "react";
-import {
-  ChevronDown,
-  Clock,
-  Eye,
-  KeyRound,
-  Link2,
-  RotateCcw,
-  Ban,
-} from "lucide-react";
+import { ChevronDown, Clock, Eye, KeyRound, Link2, RotateCcw, Ban } from "lucide-react";
 import {
   SHARE_LINK_STATE_LABELS,
   SHARE_LINK_TEXT,
@@ -35,8 +27,7 @@ const STATE_TONE: Record<ShareLinkState, string> = {
   revoked: "border-destructive/25 bg-destructive/10 text-destructive",
 };
 
-const BADGE =
-  "inline-flex h-6 shrink-0 items-center gap-1 rounded-full border px-2 text-xs font-medium whitespace-nowrap";
+const BADGE = "inline-flex h-6 shrink-0 items-center gap-1 rounded-full border px-2 text-xs font-medium whitespace-nowrap";
 
 export function ShareLinkItem({
   link,
@@ -59,10 +50,7 @@ export function ShareLinkItem({
   const logId = `share-log-${link.id}`;
 
   return (
-    <li
-      className="flex flex-col gap-3 px-4 py-4 sm:px-6"
-      aria-label={link.name}
-    >
+    <li className="flex flex-col gap-3 px-4 py-4 sm:px-6" aria-label={link.name}>
       <div className="flex flex-col gap-3 md:flex-row md:items-start">
         <div className="flex min-w-0 flex-1 gap-3">
           <span className="mt-0.5 hidden size-8 shrink-0 items-center justify-center rounded-full bg-accent text-primary sm:flex">
@@ -71,16 +59,9 @@ export function ShareLinkItem({
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-x-2 gap-y-1.5">
               <h4 className="min-w-0 font-medium break-words">{link.name}</h4>
-              <span className={cn(BADGE, STATE_TONE[link.state])}>
-                {SHARE_LINK_STATE_LABELS[link.state]}
-              </span>
+              <span className={cn(BADGE, STATE_TONE[link.state])}>{SHARE_LINK_STATE_LABELS[link.state]}</span>
               {link.has_password && (
-                <span
-                  className={cn(
-                    BADGE,
-                    "border-border bg-muted text-muted-foreground",
-                  )}
-                >
+                <span className={cn(BADGE, "border-border bg-muted text-muted-foreground")}>
                   <KeyRound className="size-3" aria-hidden />
                   Password
                 </span>
@@ -91,18 +72,13 @@ export function ShareLinkItem({
                 className={cn(
                   // The whole address on a phone, where a cut would leave only the host.
                   "min-w-0 flex-1 font-mono text-[13px] break-all sm:truncate",
-                  link.state !== "active" &&
-                    "text-muted-foreground line-through decoration-muted-foreground/50",
+                  link.state !== "active" && "text-muted-foreground line-through decoration-muted-foreground/50",
                 )}
                 title={link.url}
               >
                 {link.url}
               </code>
-              <CopyButton
-                value={link.url}
-                label={`Copy the link ${link.name}`}
-                onCopied={() => toast.success(SHARE_LINK_TEXT.copied)}
-              />
+              <CopyButton value={link.url} label={`Copy the link ${link.name}`} onCopied={() => toast.success(SHARE_LINK_TEXT.copied)} />
             </div>
             <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
               <li className="flex items-center gap-1.5">
@@ -129,10 +105,7 @@ export function ShareLinkItem({
             onClick={() => setLogOpen((open) => !open)}
           >
             Access log
-            <ChevronDown
-              aria-hidden
-              className={cn("transition-transform", logOpen && "rotate-180")}
-            />
+            <ChevronDown aria-hidden className={cn("transition-transform", logOpen && "rotate-180")} />
           </Button>
           <Button
             variant="outline"
@@ -153,13 +126,7 @@ export function ShareLinkItem({
           <ConfirmDialog
             open={confirming}
             onOpenChange={setConfirming}
-            trigger={
-              <DeleteButton
-                label="Delete"
-                item={link.name}
-                disabled={remove.isPending}
-              />
-            }
+            trigger={<DeleteButton label="Delete" item={link.name} disabled={remove.isPending} />}
             title={`Delete the share link “${link.name}”?`}
             titleClassName="break-words"
             description="The link stops working at once and its access log is deleted with it. People who already opened it lose access too. This cannot be undone."

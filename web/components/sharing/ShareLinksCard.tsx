@@ -10,25 +10,13 @@ import { useShareLinks } from "../../lib/queries";
 import { useNow } from "../../lib/useNow";
 import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { LoadError } from "../ui/LoadError";
 import { Loading, Skeleton } from "../ui/Skeleton";
 import { NewShareLinkDialog } from "./NewShareLinkDialog";
 import { ShareLinkItem } from "./ShareLinkItem";
 
-export function ShareLinksCard({
-  site,
-  planId,
-}: {
-  site: SiteResponse;
-  planId: PlanId | undefined;
-}) {
+export function ShareLinksCard({ site, planId }: { site: SiteResponse; planId: PlanId | undefined }) {
   const links = useShareLinks(site.id);
   const now = useNow(30_000);
   const [creating, setCreating] = useState(false);
@@ -43,8 +31,7 @@ export function ShareLinksCard({
             Share links
           </CardTitle>
           <CardDescription>
-            Private addresses that open this site without its password, each
-            with its own expiry, password and view limit.
+            Private addresses that open this site without its password, each with its own expiry, password and view limit.
           </CardDescription>
         </div>
         {allowed && (
@@ -57,11 +44,7 @@ export function ShareLinksCard({
       <CardContent className="p-0">
         {planId && !allowed && (
           <div className="px-4 py-4 not-last:border-b sm:px-6">
-            <ProFeaturePrompt
-              feature="Share links are a Pro feature."
-              action="Upgrade to Pro to share this site privately."
-              planId={planId}
-            />
+            <ProFeaturePrompt feature="Share links are a Pro feature." action="Upgrade to Pro to share this site privately." planId={planId} />
           </div>
         )}
         {links.isPending ? (
@@ -81,33 +64,19 @@ export function ShareLinksCard({
           // On Free the prompt above says it all.
           allowed && (
             <div className="px-6 py-8 text-center">
-              <p className="text-sm font-medium">
-                {SHARE_LINK_UI_TEXT.noLinks}
-              </p>
-              <p className="mt-1 text-sm text-muted-foreground">
-                Create one for each person or group you share the site with.
-              </p>
+              <p className="text-sm font-medium">{SHARE_LINK_UI_TEXT.noLinks}</p>
+              <p className="mt-1 text-sm text-muted-foreground">Create one for each person or group you share the site with.</p>
             </div>
           )
         ) : (
           <ul className="divide-y" aria-label="Share links">
             {links.data.map((link) => (
-              <ShareLinkItem
-                key={link.id}
-                link={link}
-                siteId={site.id}
-                now={now}
-                readOnly={site.is_deleted}
-              />
+              <ShareLinkItem key={link.id} link={link} siteId={site.id} now={now} readOnly={site.is_deleted} />
             ))}
           </ul>
         )}
       </CardContent>
-      <NewShareLinkDialog
-        siteId={site.id}
-        open={creating}
-        onOpenChange={setCreating}
-      />
+      <NewShareLinkDialog siteId={site.id} open={creating} onOpenChange={setCreating} />
     </Card>
   );
 }

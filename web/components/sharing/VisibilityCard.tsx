@@ -8,23 +8,11 @@ import type { SiteResponse } from "../../../common/sites";
 import { cn } from "../../lib/cn";
 import { Switch } from "../settings/Switch";
 import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Label } from "../ui/Label";
 import { useSetVisibility } from "./useShareLinkActions";
 
-export function VisibilityCard({
-  site,
-  planId,
-}: {
-  site: SiteResponse;
-  planId: PlanId | undefined;
-}) {
+export function VisibilityCard({ site, planId }: { site: SiteResponse; planId: PlanId | undefined }) {
   const setVisibility = useSetVisibility(site.id);
   const isPrivate = site.visibility === "private";
   // Until the plan is known the switch waits, rather than flash an upgrade prompt at Pro users.
@@ -40,18 +28,13 @@ export function VisibilityCard({
           <span
             className={cn(
               "rounded-full px-2 py-0.5 text-xs font-medium",
-              isPrivate
-                ? "bg-primary/10 text-primary"
-                : "bg-muted text-muted-foreground",
+              isPrivate ? "bg-primary/10 text-primary" : "bg-muted text-muted-foreground",
             )}
           >
             {isPrivate ? "Private" : "Public"}
           </span>
         </CardTitle>
-        <CardDescription>
-          Who can open this site at its address, its version addresses and its
-          custom domains.
-        </CardDescription>
+        <CardDescription>Who can open this site at its address, its version addresses and its custom domains.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4 pt-6">
         <div className="flex items-center justify-between gap-6">
@@ -60,31 +43,20 @@ export function VisibilityCard({
               {SHARE_LINK_UI_TEXT.privateSwitch}
             </Label>
             <p id="site-private-body" className="text-sm text-muted-foreground">
-              Visitors without a link see a page saying the site is private.
-              Anyone who opens one of the share links below sees the site in
-              that browser.
+              Visitors without a link see a page saying the site is private. Anyone who opens one of the share links below sees the site in that
+              browser.
             </p>
           </div>
           <Switch
             id="site-private"
             checked={isPrivate}
-            onCheckedChange={(on) =>
-              setVisibility.mutate(on ? "private" : "public")
-            }
-            disabled={
-              setVisibility.isPending ||
-              site.is_deleted ||
-              (!isPrivate && !allowed)
-            }
+            onCheckedChange={(on) => setVisibility.mutate(on ? "private" : "public")}
+            disabled={setVisibility.isPending || site.is_deleted || (!isPrivate && !allowed)}
             aria-describedby="site-private-body"
           />
         </div>
         {planId && !allowed ? (
-          <ProFeaturePrompt
-            feature="Private sites are a Pro feature."
-            action="Upgrade to Pro to make this site private."
-            planId={planId}
-          />
+          <ProFeaturePrompt feature="Private sites are a Pro feature." action="Upgrade to Pro to make this site private." planId={planId} />
         ) : null}
       </CardContent>
     </Card>

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SHARE_LINK_TEXT } from "../../../common/shareLinks";
-import {
-  browserLabel,
-  countryLabel,
-  expiryText,
-  formatViews,
-  newLinkRequest,
-  NewLinkForm,
-} from "./shareLinks";
+import { browserLabel, countryLabel, expiryText, formatViews, newLinkRequest, NewLinkForm } from "./shareLinks";
 
 describe("formatViews", () => {
   it("shows the limit when there is one", () => {
@@ -35,12 +28,8 @@ describe("expiryText", () => {
     expect(text.title).toMatch(/^Expires /);
   });
   it("says a past expiry happened", () => {
-    expect(
-      expiryText({ expires_at: "2026-02-01T12:00:00Z" }, now).label,
-    ).toMatch(/^Expired /);
-    expect(
-      expiryText({ expires_at: "2026-03-01T12:00:00Z" }, now).label,
-    ).toMatch(/^Expired /);
+    expect(expiryText({ expires_at: "2026-02-01T12:00:00Z" }, now).label).toMatch(/^Expired /);
+    expect(expiryText({ expires_at: "2026-03-01T12:00:00Z" }, now).label).toMatch(/^Expired /);
   });
 });
 
@@ -59,15 +48,9 @@ describe("countryLabel", () => {
 describe("browserLabel", () => {
   it("names browser and system briefly", () => {
     expect(
-      browserLabel(
-        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
-      ),
+      browserLabel("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"),
     ).toBe("Chrome 131 on macOS");
-    expect(
-      browserLabel(
-        "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
-      ),
-    ).toBe("Firefox 133 on Linux");
+    expect(browserLabel("Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0")).toBe("Firefox 133 on Linux");
   });
   it("falls back when there is nothing to read", () => {
     expect(browserLabel(null)).toBe("Unknown browser");
@@ -106,9 +89,7 @@ describe("newLinkRequest", () => {
     if (!result.ok) return;
     expect(result.body.maxViews).toBe(2);
     expect(result.body.password).toBe("letmein");
-    expect(result.body.expiresAt).toBe(
-      new Date("2999-01-02T03:04").toISOString(),
-    );
+    expect(result.body.expiresAt).toBe(new Date("2999-01-02T03:04").toISOString());
   });
 
   it("puts each problem under its field", () => {
@@ -159,9 +140,7 @@ describe("NewLinkForm", () => {
       expiresAt: "tomorrow",
       maxViews: "many",
     });
-    expect(
-      wrong.error?.issues.map((issue) => [issue.path.join("."), issue.message]),
-    ).toEqual([
+    expect(wrong.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
       ["expiresAt", SHARE_LINK_TEXT.invalidTime],
       ["maxViews", SHARE_LINK_TEXT.maxViews],
     ]);

@@ -1,11 +1,7 @@
 // How share links and their opens read in the dashboard: views, expiry, the access log's country
 // and browser, and the new-link form's fields turned into a request.
 import { z } from "zod";
-import {
-  CreateShareLinkRequest,
-  SHARE_LINK_TEXT,
-  type ShareLinkResponse,
-} from "../../../common/shareLinks";
+import { CreateShareLinkRequest, SHARE_LINK_TEXT, type ShareLinkResponse } from "../../../common/shareLinks";
 import { parseUserAgent } from "../../../common/userAgent";
 import { fromLocalInput, timeUntil } from "../sites/detail/schedule";
 
@@ -15,18 +11,13 @@ export function formatViews(views: number, maxViews: number | null): string {
   return `${views} ${views === 1 ? "view" : "views"}`;
 }
 
-const when = (d: Date) =>
-  d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+const when = (d: Date) => d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** "No expiry", "Expires in 3 days" or "Expired Mar 3, 2026, 2:05 PM"; `title` gives the exact time. */
-export function expiryText(
-  link: Pick<ShareLinkResponse, "expires_at">,
-  now: number = Date.now(),
-): { label: string; title: string | undefined } {
+export function expiryText(link: Pick<ShareLinkResponse, "expires_at">, now: number = Date.now()): { label: string; title: string | undefined } {
   if (!link.expires_at) return { label: "No expiry", title: undefined };
   const at = new Date(link.expires_at);
-  if (at.getTime() <= now)
-    return { label: `Expired ${when(at)}`, title: undefined };
+  if (at.getTime() <= now) return { label: `Expired ${when(at)}`, title: undefined };
   return {
     label: `Expires ${timeUntil(at, now)}`,
     title: `Expires ${when(at)}`,
@@ -62,22 +53,15 @@ export interface NewLinkFields {
   maxViews: string;
 }
 
-export type NewLinkErrors = Partial<
-  Record<"name" | "expiresAt" | "password" | "maxViews", string>
->;
+export type NewLinkErrors = Partial<Record<"name" | "expiresAt" | "password" | "maxViews", string>>;
 
 /** The form's fields as a request the server accepts, or the message for each field that is wrong. */
-export function newLinkRequest(
-  fields: NewLinkFields,
-):
-  | { ok: true; body: CreateShareLinkRequest }
-  | { ok: false; errors: NewLinkErrors } {
+export function newLinkRequest(fields: NewLinkFields): { ok: true; body: CreateShareLinkRequest } | { ok: false; errors: NewLinkErrors } {
   const errors: NewLinkErrors = {};
   const expiresAt = fromLocalInput(fields.expiresAt);
   if (expiresAt === undefined) errors.expiresAt = SHARE_LINK_TEXT.invalidTime;
   const views = fields.maxViews.trim();
-  const maxViews =
-    views === "" ? null : /^\d+$/.test(views) ? Number(views) : Number.NaN;
+  const maxViews = views === "" ? null : /^\d+$/.test(views) ? Number(views) : Number.NaN;
   if (Number.isNaN(maxViews)) errors.maxViews = SHARE_LINK_TEXT.maxViews;
   const body = {
     name: fields.name,
@@ -107,7 +91,6 @@ export const NewLinkForm = z
   .transform((fields, ctx) => {
     const request = newLinkRequest(fields);
     if (request.ok) return request.body;
-    for (const [field, message] of Object.entries(request.errors))
-      ctx.addIssue({ code: "custom", path: [field], message });
+    for (const [field, message] of Object.entries(request.errors)) ctx.addIssue({ code: "custom", path: [field], message });
     return z.NEVER;
   });

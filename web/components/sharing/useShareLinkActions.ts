@@ -20,8 +20,7 @@ function linkUrl(siteId: string, linkId: string): string {
 
 function useRefreshLinks(siteId: string) {
   const queryClient = useQueryClient();
-  return () =>
-    queryClient.invalidateQueries({ queryKey: queryKeys.shareLinks(siteId) });
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.shareLinks(siteId) });
 }
 
 export function useCreateShareLink(siteId: string) {
@@ -32,8 +31,7 @@ export function useCreateShareLink(siteId: string) {
         method: "POST",
         json: body,
       }),
-    onSuccess: (link) =>
-      toast.success(SHARE_LINK_TEXT.created, { description: link.name }),
+    onSuccess: (link) => toast.success(SHARE_LINK_TEXT.created, { description: link.name }),
     onError: (error) =>
       toast.error(SHARE_LINK_TEXT.createFailed, {
         description: errorDescription(error),
@@ -46,24 +44,15 @@ export function useCreateShareLink(siteId: string) {
 export function useRevokeShareLink(siteId: string) {
   const refresh = useRefreshLinks(siteId);
   return useMutation({
-    mutationFn: ({
-      link,
-      revoked,
-    }: {
-      link: ShareLinkResponse;
-      revoked: boolean;
-    }) =>
+    mutationFn: ({ link, revoked }: { link: ShareLinkResponse; revoked: boolean }) =>
       api<ShareLinkResponse>(linkUrl(siteId, link.id), {
         method: "PATCH",
         json: { revoked },
       }),
     onSuccess: (link, { revoked }) =>
-      toast.success(
-        revoked ? SHARE_LINK_TEXT.revoked : SHARE_LINK_TEXT.restored,
-        {
-          description: link.name,
-        },
-      ),
+      toast.success(revoked ? SHARE_LINK_TEXT.revoked : SHARE_LINK_TEXT.restored, {
+        description: link.name,
+      }),
     onError: (error) =>
       toast.error(SHARE_LINK_UI_TEXT.updateFailed, {
         description: errorDescription(error),
@@ -76,10 +65,8 @@ export function useRevokeShareLink(siteId: string) {
 export function useDeleteShareLink(siteId: string) {
   const refresh = useRefreshLinks(siteId);
   return useMutation({
-    mutationFn: (link: ShareLinkResponse) =>
-      api<void>(linkUrl(siteId, link.id), { method: "DELETE" }),
-    onSuccess: (_, link) =>
-      toast.success(SHARE_LINK_TEXT.deleted, { description: link.name }),
+    mutationFn: (link: ShareLinkResponse) => api<void>(linkUrl(siteId, link.id), { method: "DELETE" }),
+    onSuccess: (_, link) => toast.success(SHARE_LINK_TEXT.deleted, { description: link.name }),
     onSettled: refresh,
   });
 }
@@ -98,11 +85,7 @@ export function useSetVisibility(siteId: string) {
         queryKey: queryKeys.sites,
         exact: true,
       });
-      toast.success(
-        site.visibility === "private"
-          ? SHARE_LINK_TEXT.visibilityPrivate
-          : SHARE_LINK_TEXT.visibilityPublic,
-      );
+      toast.success(site.visibility === "private" ? SHARE_LINK_TEXT.visibilityPrivate : SHARE_LINK_TEXT.visibilityPublic);
     },
     onError: (error) =>
       toast.error(SHARE_LINK_TEXT.visibilityFailed, {

@@ -1,12 +1,7 @@
 import { Globe } from "lucide-react";
 import type { UseFormRegister } from "react-hook-form";
 import type { z } from "zod";
-import {
-  SITE_DESCRIPTION_MAX,
-  SITE_NAME_MAX,
-  SITE_TEXT,
-  type CreateSiteFields,
-} from "../../../common/sites";
+import { SITE_DESCRIPTION_MAX, SITE_NAME_MAX, SITE_TEXT, type CreateSiteFields } from "../../../common/sites";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
 import { LoadError } from "../ui/LoadError";
@@ -73,38 +68,21 @@ export function BasicInfoStep({
       </FormField>
 
       <div className="flex flex-col gap-2">
-        <span
-          className="text-sm font-medium leading-none"
-          id="site-subdomain-label"
-        >
+        <span className="text-sm font-medium leading-none" id="site-subdomain-label">
           Subdomain
         </span>
-        <SubdomainBox
-          state={subdomain}
-          host={host}
-          onRetry={onRetrySubdomain}
-        />
+        <SubdomainBox state={subdomain} host={host} onRetry={onRetrySubdomain} />
       </div>
     </div>
   );
 }
 
-function SubdomainBox({
-  state,
-  host,
-  onRetry,
-}: {
-  state: SubdomainState;
-  host: string;
-  onRetry: () => void;
-}) {
+function SubdomainBox({ state, host, onRetry }: { state: SubdomainState; host: string; onRetry: () => void }) {
   if (state.status === "error") {
     return (
       <LoadError
         inline
-        title={
-          state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message
-        }
+        title={state.noSubdomains ? SITE_TEXT.noSubdomainsInline : state.message}
         onRetry={onRetry}
         retrying={state.retrying}
         className="rounded-lg border border-destructive/30 bg-destructive/5 p-3"
@@ -112,11 +90,7 @@ function SubdomainBox({
     );
   }
   return (
-    <div
-      role="group"
-      aria-labelledby="site-subdomain-label"
-      aria-busy={state.status === "loading"}
-    >
+    <div role="group" aria-labelledby="site-subdomain-label" aria-busy={state.status === "loading"}>
       <div className="flex h-10 items-center gap-2.5 rounded-md border border-input bg-muted/50 px-3 text-sm">
         <Globe className="size-4 shrink-0 text-muted-foreground" aria-hidden />
         {state.status === "loading" ? (
@@ -125,21 +99,13 @@ function SubdomainBox({
             <span className="sr-only">Assigning a subdomain…</span>
           </>
         ) : (
-          <span
-            className="min-w-0 truncate font-mono text-[13px]"
-            data-testid="assigned-subdomain"
-          >
-            <span className="font-semibold text-foreground">
-              {state.subdomain}
-            </span>
+          <span className="min-w-0 truncate font-mono text-[13px]" data-testid="assigned-subdomain">
+            <span className="font-semibold text-foreground">{state.subdomain}</span>
             <span className="text-muted-foreground">.{host}</span>
           </span>
         )}
       </div>
-      <p className="mt-2 text-xs text-muted-foreground">
-        Assigned automatically. Your site will be live at this address as soon
-        as you upload.
-      </p>
+      <p className="mt-2 text-xs text-muted-foreground">Assigned automatically. Your site will be live at this address as soon as you upload.</p>
     </div>
   );
 }

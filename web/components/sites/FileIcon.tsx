@@ -1,12 +1,4 @@
-import {
-  File,
-  FileArchive,
-  FileCode2,
-  FileImage,
-  FileText,
-  Folder,
-  type LucideIcon,
-} from "lucide-react";
+import { File, FileArchive, FileCode2, FileImage, FileText, Folder, type LucideIcon } from "lucide-react";
 import { fileIconKind, type FileIconKind } from "../../../common/format";
 import { cn } from "../../lib/cn";
 
@@ -23,25 +15,10 @@ const ICONS: Record<FileIconKind, { Icon: LucideIcon; tone: string }> = {
 };
 
 /** The spec's icons by extension, on a tinted tile so kinds are told apart at a glance. */
-export function FileIcon({
-  name,
-  isFolder,
-  className,
-}: {
-  name: string;
-  isFolder: boolean;
-  className?: string;
-}) {
+export function FileIcon({ name, isFolder, className }: { name: string; isFolder: boolean; className?: string }) {
   const { Icon, tone } = ICONS[fileIconKind(name, isFolder)];
   return (
-    <span
-      className={cn(
-        "flex size-8 shrink-0 items-center justify-center rounded-md",
-        tone,
-        className,
-      )}
-      aria-hidden
-    >
+    <span className={cn("flex size-8 shrink-0 items-center justify-center rounded-md", tone, className)} aria-hidden>
       <Icon className="size-4" />
     </span>
   );

@@ -1,30 +1,12 @@
 import { Link } from "react-router";
-import {
-  CloudUpload,
-  FolderPlus,
-  Plus,
-  Share2,
-  type LucideIcon,
-} from "lucide-react";
+import { CloudUpload, FolderPlus, Plus, Share2, type LucideIcon } from "lucide-react";
 import { PLANS, formatPlanBytes, type PlanId } from "../../../common/plans";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 
 /** The new user's overview: three steps from a file to a link, and the button to take the first. */
-export function GetStarted({
-  sitesDomain,
-  planId,
-}: {
-  sitesDomain: string;
-  planId: PlanId | undefined;
-}) {
+export function GetStarted({ sitesDomain, planId }: { sitesDomain: string; planId: PlanId | undefined }) {
   const plan = PLANS[planId ?? "free"];
   const steps: { Icon: LucideIcon; title: string; body: string }[] = [
     {
@@ -47,31 +29,20 @@ export function GetStarted({
     <Card>
       <CardHeader>
         <CardTitle>Get started</CardTitle>
-        <CardDescription>
-          Three steps from a file on your computer to a link you can share.
-        </CardDescription>
+        <CardDescription>Three steps from a file on your computer to a link you can share.</CardDescription>
       </CardHeader>
       <CardContent>
         <ol className="flex flex-col">
           {steps.map(({ Icon, title, body }, index) => (
             <li key={title} className="relative flex gap-4 pb-7 last:pb-0">
-              {index < steps.length - 1 && (
-                <span
-                  className="absolute top-11 bottom-1 left-5 w-px bg-border"
-                  aria-hidden
-                />
-              )}
+              {index < steps.length - 1 && <span className="absolute top-11 bottom-1 left-5 w-px bg-border" aria-hidden />}
               <span className="relative flex size-10 shrink-0 items-center justify-center rounded-full border bg-background text-primary shadow-xs">
                 <Icon className="size-[18px]" aria-hidden />
               </span>
               <div className="min-w-0 pt-1">
-                <p className="text-xs font-medium tracking-wider text-muted-foreground uppercase">
-                  Step {index + 1}
-                </p>
+                <p className="text-xs font-medium tracking-wider text-muted-foreground uppercase">Step {index + 1}</p>
                 <h3 className="mt-0.5 font-medium">{title}</h3>
-                <p className="mt-1 text-sm leading-relaxed text-muted-foreground">
-                  {body}
-                </p>
+                <p className="mt-1 text-sm leading-relaxed text-muted-foreground">{body}</p>
               </div>
             </li>
           ))}

@@ -1,25 +1,10 @@
 // The overview's side cards: the user's plan, tips, and help.
 import { Link } from "react-router";
-import {
-  ArrowUpRight,
-  BookOpen,
-  FileArchive,
-  Lightbulb,
-  Link2,
-  Share2,
-  Sparkles,
-  type LucideIcon,
-} from "lucide-react";
+import { ArrowUpRight, BookOpen, FileArchive, Lightbulb, Link2, Share2, Sparkles, type LucideIcon } from "lucide-react";
 import { PLANS, formatPlanBytes, type PlanId } from "../../../common/plans";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
 import { Button } from "../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Skeleton } from "../ui/Skeleton";
 
 /** The plan the server reports (GET /api/stats); a skeleton until it is known. */
@@ -49,23 +34,11 @@ export function PlanCard({ planId }: { planId: PlanId | undefined }) {
         <dl className="grid grid-cols-2 gap-3 text-sm">
           <div className="rounded-lg bg-muted/60 p-3">
             <dt className="text-xs text-muted-foreground">Storage</dt>
-            <dd className="mt-0.5 font-semibold">
-              {plan ? (
-                formatPlanBytes(plan.storageBytes)
-              ) : (
-                <Skeleton className="mt-1 h-4 w-14" />
-              )}
-            </dd>
+            <dd className="mt-0.5 font-semibold">{plan ? formatPlanBytes(plan.storageBytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
           </div>
           <div className="rounded-lg bg-muted/60 p-3">
             <dt className="text-xs text-muted-foreground">Per file</dt>
-            <dd className="mt-0.5 font-semibold">
-              {plan ? (
-                formatPlanBytes(plan.maxFileBytes)
-              ) : (
-                <Skeleton className="mt-1 h-4 w-14" />
-              )}
-            </dd>
+            <dd className="mt-0.5 font-semibold">{plan ? formatPlanBytes(plan.maxFileBytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
           </div>
         </dl>
         <UpgradeDialog currentPlan={planId}>
@@ -117,19 +90,14 @@ export function TipsCard() {
               <div className="min-w-0">
                 <p className="text-sm font-medium">
                   {to ? (
-                    <Link
-                      to={to}
-                      className="rounded-sm text-primary hover:underline"
-                    >
+                    <Link to={to} className="rounded-sm text-primary hover:underline">
                       {title}
                     </Link>
                   ) : (
                     title
                   )}
                 </p>
-                <p className="mt-0.5 text-sm leading-relaxed text-muted-foreground">
-                  {body}
-                </p>
+                <p className="mt-0.5 text-sm leading-relaxed text-muted-foreground">{body}</p>
               </div>
             </li>
           ))}
@@ -143,10 +111,7 @@ export function TipsCard() {
 function HelpLink({ className }: { className?: string }) {
   return (
     <div className={className}>
-      <Link
-        to="/docs"
-        className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline"
-      >
+      <Link to="/docs" className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline">
         <BookOpen className="size-4" aria-hidden />
         Read the documentation
         <ArrowUpRight className="size-4" aria-hidden />
@@ -163,16 +128,10 @@ export function HelpCard() {
           <BookOpen className="size-4 text-primary" aria-hidden />
           Need help?
         </CardTitle>
-        <CardDescription>
-          How uploads, subdomains and zipped sites work, and what to do when a
-          page doesn't show up.
-        </CardDescription>
+        <CardDescription>How uploads, subdomains and zipped sites work, and what to do when a page doesn't show up.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Link
-          to="/docs"
-          className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline"
-        >
+        <Link to="/docs" className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline">
           Read the documentation
           <ArrowUpRight className="size-4" aria-hidden />
         </Link>

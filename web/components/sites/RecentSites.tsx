@@ -27,10 +27,7 @@ export function RecentSites({
     <Card className="overflow-hidden">
       <CardHeader className="flex-row items-center justify-between gap-3 border-b py-4">
         <CardTitle className="text-base">Recent sites</CardTitle>
-        <Link
-          to="/dashboard/sites"
-          className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline"
-        >
+        <Link to="/dashboard/sites" className="inline-flex items-center gap-1 rounded-sm text-sm font-medium text-primary hover:underline">
           View all
           <ArrowRight className="size-4" aria-hidden />
         </Link>
@@ -44,13 +41,7 @@ export function RecentSites({
           ))}
         </Loading>
       ) : failed ? (
-        <LoadError
-          inline
-          title="Your sites could not be loaded."
-          onRetry={onRetry}
-          retrying={retrying}
-          className="px-6 py-5"
-        />
+        <LoadError inline title="Your sites could not be loaded." onRetry={onRetry} retrying={retrying} className="px-6 py-5" />
       ) : (
         <ul className="divide-y">
           {sites.slice(0, 3).map((site) => (
@@ -64,17 +55,11 @@ export function RecentSites({
                   <p className="truncate text-sm font-medium">{site.name}</p>
                   <p className="truncate text-xs text-muted-foreground sm:text-sm">
                     {displayUrl(site)}
-                    <span className="max-sm:hidden">
-                      {" "}
-                      · {timeAgo(new Date(site.created_at))}
-                    </span>
+                    <span className="max-sm:hidden"> · {timeAgo(new Date(site.created_at))}</span>
                   </p>
                 </div>
                 <SiteStatusBadge site={site} className="max-sm:hidden" />
-                <ChevronRight
-                  className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5"
-                  aria-hidden
-                />
+                <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5" aria-hidden />
               </Link>
             </li>
           ))}

@@ -25,11 +25,7 @@ export function SelectedFile({
   return (
     <div className="rounded-xl border bg-card p-4 shadow-xs">
       <div className="flex items-center gap-3">
-        <FileIcon
-          name={file.name}
-          isFolder={false}
-          className="size-11 rounded-lg [&_svg]:size-5"
-        />
+        <FileIcon name={file.name} isFolder={false} className="size-11 rounded-lg [&_svg]:size-5" />
         <div className="min-w-0 flex-1">
           <p className="truncate text-sm font-medium" title={file.name}>
             {file.name}
@@ -52,11 +48,7 @@ export function SelectedFile({
           </Button>
         )}
       </div>
-      {explain && (
-        <p className="mt-3 border-t pt-3 text-sm leading-relaxed text-muted-foreground">
-          {publishExplanation(file.name)}
-        </p>
-      )}
+      {explain && <p className="mt-3 border-t pt-3 text-sm leading-relaxed text-muted-foreground">{publishExplanation(file.name)}</p>}
     </div>
   );
 }

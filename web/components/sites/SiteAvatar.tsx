@@ -17,15 +17,7 @@ function paletteIndex(key: string): number {
 }
 
 /** The site's initial on a coloured tile: tells sites apart at a glance in lists. */
-export function SiteAvatar({
-  name,
-  seed,
-  className,
-}: {
-  name: string;
-  seed: string;
-  className?: string;
-}) {
+export function SiteAvatar({ name, seed, className }: { name: string; seed: string; className?: string }) {
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? "?";
   return (
     <span

@@ -1,10 +1,6 @@
 import { Link } from "react-router";
 import { ArrowUpRight, CalendarDays, Eye, Files, Trash2 } from "lucide-react";
-import {
-  SITE_TEXT,
-  daysUntilPurge,
-  type SiteResponse,
-} from "../../../common/sites";
+import { SITE_TEXT, daysUntilPurge, type SiteResponse } from "../../../common/sites";
 import { formatBytes } from "../../../common/format";
 import { useSiteViews7d } from "../../lib/queries";
 import { countOf } from "../analytics/format";
@@ -21,30 +17,16 @@ export function formatDate(iso: string): string {
   });
 }
 
-export function fileSummary(
-  site: Pick<SiteResponse, "file_count" | "size">,
-): string {
+export function fileSummary(site: Pick<SiteResponse, "file_count" | "size">): string {
   const files = `${site.file_count} ${site.file_count === 1 ? "file" : "files"}`;
   return `${files} · ${formatBytes(site.size)}`;
 }
 
 /** The live address: a link that opens in a new tab when the site is served, plain text otherwise. */
-export function SiteAddress({
-  site,
-  className,
-}: {
-  site: SiteResponse;
-  className?: string;
-}) {
+export function SiteAddress({ site, className }: { site: SiteResponse; className?: string }) {
   const address = displayUrl(site);
   if (listStatusOf(site) !== "active") {
-    return (
-      <span
-        className={`truncate text-sm text-muted-foreground ${className ?? ""}`}
-      >
-        {address}
-      </span>
-    );
+    return <span className={`truncate text-sm text-muted-foreground ${className ?? ""}`}>{address}</span>;
   }
   return (
     <a
@@ -54,10 +36,7 @@ export function SiteAddress({
       className={`group/url relative z-10 inline-flex min-w-0 items-center gap-1 rounded-sm text-sm text-muted-foreground hover:text-foreground hover:underline ${className ?? ""}`}
     >
       <span className="truncate">{address}</span>
-      <ArrowUpRight
-        className="size-3.5 shrink-0 opacity-60 group-hover/url:opacity-100"
-        aria-hidden
-      />
+      <ArrowUpRight className="size-3.5 shrink-0 opacity-60 group-hover/url:opacity-100" aria-hidden />
       <span className="sr-only">(opens in a new tab)</span>
     </a>
   );
@@ -71,31 +50,18 @@ export function SiteCard({ site }: { site: SiteResponse }) {
   const status = listStatusOf(site);
   // From the list's own answer (same query), so the cards cost no extra request.
   const views = useSiteViews7d().data?.[site.id] ?? 0;
-  const days =
-    status === "marked_for_deletion" && site.deleted_at
-      ? daysUntilPurge(new Date(site.deleted_at))
-      : null;
+  const days = status === "marked_for_deletion" && site.deleted_at ? daysUntilPurge(new Date(site.deleted_at)) : null;
   return (
     <article className="group relative flex w-full min-w-0 flex-col rounded-xl border bg-card shadow-sm transition-[border-color,box-shadow] hover:border-primary/30 hover:shadow-md focus-within:border-primary/40">
       <div className="flex items-start gap-3 p-5 pb-0">
-        <SiteAvatar
-          name={site.name}
-          seed={site.subdomain}
-          className={status === "marked_for_deletion" ? "grayscale" : undefined}
-        />
+        <SiteAvatar name={site.name} seed={site.subdomain} className={status === "marked_for_deletion" ? "grayscale" : undefined} />
         <div className="min-w-0 flex-1">
-          <h3 className="truncate font-semibold leading-6 tracking-tight">
-            {site.name}
-          </h3>
+          <h3 className="truncate font-semibold leading-6 tracking-tight">{site.name}</h3>
           <SiteAddress site={site} className="max-w-full" />
         </div>
         <SiteStatusBadge site={site} />
       </div>
-      {site.description ? (
-        <p className="line-clamp-2 px-5 pt-3 text-sm leading-relaxed text-muted-foreground">
-          {site.description}
-        </p>
-      ) : null}
+      {site.description ? <p className="line-clamp-2 px-5 pt-3 text-sm leading-relaxed text-muted-foreground">{site.description}</p> : null}
       <div className="min-h-4 flex-1" aria-hidden />
       <div className="flex items-center gap-3 border-t px-5 py-3 text-xs text-muted-foreground">
         <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-4 gap-y-1">
@@ -107,10 +73,7 @@ export function SiteCard({ site }: { site: SiteResponse }) {
           ) : (
             <span className="inline-flex items-center gap-1.5">
               <CalendarDays className="size-3.5" aria-hidden />
-              <time
-                dateTime={site.created_at}
-                title={new Date(site.created_at).toLocaleString()}
-              >
+              <time dateTime={site.created_at} title={new Date(site.created_at).toLocaleString()}>
                 Created {formatDate(site.created_at)}
               </time>
             </span>
@@ -120,21 +83,13 @@ export function SiteCard({ site }: { site: SiteResponse }) {
             {fileSummary(site)}
           </span>
           {status !== "marked_for_deletion" && (
-            <span
-              className="inline-flex items-center gap-1.5"
-              title="Page views over the last 7 days"
-            >
+            <span className="inline-flex items-center gap-1.5" title="Page views over the last 7 days">
               <Eye className="size-3.5" aria-hidden />
               {countOf(views, "view")} · 7 days
             </span>
           )}
         </div>
-        <Button
-          asChild
-          variant="outline"
-          size="sm"
-          className="static h-7 px-2.5"
-        >
+        <Button asChild variant="outline" size="sm" className="static h-7 px-2.5">
           <Link
             to={`/dashboard/sites/${site.id}`}
             aria-label={`${SITE_TEXT.manage} ${site.name}`}

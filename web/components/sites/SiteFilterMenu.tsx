@@ -1,14 +1,7 @@
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
 import { Check, ListFilter, X } from "lucide-react";
 import { Button } from "../ui/Button";
-import {
-  Menu,
-  MenuContent,
-  MenuItem,
-  MenuLabel,
-  MenuSeparator,
-  MenuTrigger,
-} from "../ui/Menu";
+import { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from "../ui/Menu";
 import { cn } from "../../lib/cn";
 import { LIST_STATUSES, LIST_STATUS_LABEL, type ListStatus } from "./siteList";
 
@@ -32,30 +25,19 @@ export function SiteFilterMenu({
   return (
     <Menu>
       <MenuTrigger asChild>
-        <Button
-          variant="outline"
-          className={cn(
-            "h-10 gap-2 max-sm:px-3",
-            active > 0 && "border-primary/40 bg-accent/60",
-          )}
-        >
+        <Button variant="outline" className={cn("h-10 gap-2 max-sm:px-3", active > 0 && "border-primary/40 bg-accent/60")}>
           <ListFilter aria-hidden />
           <span className="max-sm:sr-only">Filter</span>
           {active > 0 && (
             <span className="flex h-5 min-w-5 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold text-primary-foreground">
               {active}
-              <span className="sr-only">
-                {" "}
-                {active === 1 ? "filter" : "filters"} applied
-              </span>
+              <span className="sr-only"> {active === 1 ? "filter" : "filters"} applied</span>
             </span>
           )}
         </Button>
       </MenuTrigger>
       <MenuContent className="w-60">
-        <MenuLabel className="text-xs font-medium text-muted-foreground">
-          Status
-        </MenuLabel>
+        <MenuLabel className="text-xs font-medium text-muted-foreground">Status</MenuLabel>
         {LIST_STATUSES.map((status) => (
           <MenuPrimitive.CheckboxItem
             key={status}
@@ -70,17 +52,11 @@ export function SiteFilterMenu({
               data-state={selected.has(status) ? "checked" : "unchecked"}
             >
               <MenuPrimitive.ItemIndicator>
-                <Check
-                  className="size-3 text-primary-foreground"
-                  strokeWidth={3}
-                  aria-hidden
-                />
+                <Check className="size-3 text-primary-foreground" strokeWidth={3} aria-hidden />
               </MenuPrimitive.ItemIndicator>
             </span>
             <span className="flex-1">{LIST_STATUS_LABEL[status]}</span>
-            <span className="text-xs tabular-nums text-muted-foreground">
-              {counts[status]}
-            </span>
+            <span className="text-xs tabular-nums text-muted-foreground">{counts[status]}</span>
           </MenuPrimitive.CheckboxItem>
         ))}
         {active > 0 && (

@@ -46,13 +46,7 @@ export function EmptyState() {
   );
 }
 
-export function NoResults({
-  query,
-  onClear,
-}: {
-  query: string;
-  onClear: () => void;
-}) {
+export function NoResults({ query, onClear }: { query: string; onClear: () => void }) {
   return (
     <Placeholder
       icon={<SearchX className="size-6" aria-hidden />}

@@ -1,13 +1,6 @@
 // The header's search: a combobox over the user's sites (name, subdomain, custom domain). Picking
 // a site opens it; Enter without a pick opens the site list filtered by the query (?q=).
-import {
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-} from "react";
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useNavigate } from "react-router";
 import { CornerDownLeft, Search } from "lucide-react";
 import { cn } from "../../lib/cn";
@@ -42,16 +35,7 @@ export function SiteSearch({
   // The list is only requested once the box is used: most page views never search.
   const sites = useSites({ enabled: used });
 
-  const results = useMemo(
-    () =>
-      query.trim()
-        ? filterSites(sites.data ?? [], query, NO_STATUSES).slice(
-            0,
-            MAX_RESULTS,
-          )
-        : [],
-    [sites.data, query],
-  );
+  const results = useMemo(() => (query.trim() ? filterSites(sites.data ?? [], query, NO_STATUSES).slice(0, MAX_RESULTS) : []), [sites.data, query]);
   const showPanel = open && query.trim() !== "";
   // Options: the matching sites, then "all results" last.
   const optionCount = results.length + 1;
@@ -101,16 +85,11 @@ export function SiteSearch({
   }
 
   const optionId = (index: number) => `${id}-option-${index}`;
-  const isMac =
-    typeof navigator !== "undefined" &&
-    /Mac|iPhone|iPad/.test(navigator.platform);
+  const isMac = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform);
 
   return (
     <div className={cn("relative", className)}>
-      <Search
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-        aria-hidden
-      />
+      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
       <input
         ref={input}
         type="text"
@@ -119,9 +98,7 @@ export function SiteSearch({
         aria-expanded={showPanel}
         aria-controls={`${id}-listbox`}
         aria-autocomplete="list"
-        aria-activedescendant={
-          showPanel && active >= 0 ? optionId(active) : undefined
-        }
+        aria-activedescendant={showPanel && active >= 0 ? optionId(active) : undefined}
         autoComplete="off"
         spellCheck={false}
         autoFocus={autoFocus}
@@ -148,25 +125,14 @@ export function SiteSearch({
       )}
       {showPanel && (
         <div className="absolute top-full right-0 left-0 z-50 mt-2 min-w-72 overflow-hidden rounded-xl border bg-popover text-popover-foreground shadow-lg">
-          <ul
-            id={`${id}-listbox`}
-            role="listbox"
-            aria-label="Matching sites"
-            className="p-1"
-          >
+          <ul id={`${id}-listbox`} role="listbox" aria-label="Matching sites" className="p-1">
             {sites.isPending ? (
-              <li
-                className="flex items-center gap-2 px-3 py-3 text-sm text-muted-foreground"
-                role="presentation"
-              >
+              <li className="flex items-center gap-2 px-3 py-3 text-sm text-muted-foreground" role="presentation">
                 <Spinner className="size-4" label="Loading sites" />
                 Loading sites…
               </li>
             ) : results.length === 0 ? (
-              <li
-                className="px-3 py-3 text-sm text-muted-foreground"
-                role="presentation"
-              >
+              <li className="px-3 py-3 text-sm text-muted-foreground" role="presentation">
                 No site matches “{query.trim()}”.
               </li>
             ) : (
@@ -184,18 +150,10 @@ export function SiteSearch({
                     active === index && "bg-accent text-accent-foreground",
                   )}
                 >
-                  <SiteAvatar
-                    name={site.name}
-                    seed={site.subdomain}
-                    className="size-7 rounded-md text-xs"
-                  />
+                  <SiteAvatar name={site.name} seed={site.subdomain} className="size-7 rounded-md text-xs" />
                   <span className="min-w-0 flex-1">
-                    <span className="block truncate text-sm font-medium">
-                      {site.name}
-                    </span>
-                    <span className="block truncate text-xs text-muted-foreground">
-                      {displayUrl(site)}
-                    </span>
+                    <span className="block truncate text-sm font-medium">{site.name}</span>
+                    <span className="block truncate text-xs text-muted-foreground">{displayUrl(site)}</span>
                   </span>
                 </li>
               ))
@@ -215,16 +173,9 @@ export function SiteSearch({
             >
               <Search className="size-4 shrink-0" aria-hidden />
               <span className="min-w-0 flex-1 truncate">
-                All sites matching “
-                <span className="font-medium text-foreground">
-                  {query.trim()}
-                </span>
-                ”
+                All sites matching “<span className="font-medium text-foreground">{query.trim()}</span>”
               </span>
-              <CornerDownLeft
-                className="size-3.5 shrink-0 opacity-60"
-                aria-hidden
-              />
+              <CornerDownLeft className="size-3.5 shrink-0 opacity-60" aria-hidden />
             </li>
           </ul>
         </div>

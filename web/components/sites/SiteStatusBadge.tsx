@@ -18,13 +18,7 @@ const TONE: Record<ListStatus, { badge: string; dot: string }> = {
 };
 
 /** The list's status: Active, Not Deployed or Marked for deletion, as a dot and a word. */
-export function SiteStatusBadge({
-  site,
-  className,
-}: {
-  site: Pick<SiteResponse, "status" | "is_deleted">;
-  className?: string;
-}) {
+export function SiteStatusBadge({ site, className }: { site: Pick<SiteResponse, "status" | "is_deleted">; className?: string }) {
   const status = listStatusOf(site);
   const tone = TONE[status];
   return (
@@ -35,14 +29,7 @@ export function SiteStatusBadge({
         className,
       )}
     >
-      <span
-        className={cn(
-          "size-1.5 rounded-full",
-          tone.dot,
-          status === "active" && "shadow-[0_0_0_3px] shadow-success/20",
-        )}
-        aria-hidden
-      />
+      <span className={cn("size-1.5 rounded-full", tone.dot, status === "active" && "shadow-[0_0_0_3px] shadow-success/20")} aria-hidden />
       {LIST_STATUS_LABEL[status]}
     </span>
   );

@@ -1,11 +1,5 @@
 import type { ReactNode } from "react";
-import {
-  Activity,
-  Globe,
-  HardDrive,
-  Rocket,
-  type LucideIcon,
-} from "lucide-react";
+import { Activity, Globe, HardDrive, Rocket, type LucideIcon } from "lucide-react";
 import type { StatsResponse } from "../../../common/sites";
 import { formatBytes } from "../../../common/format";
 import { DASHBOARD_TEXT } from "../../../common/texts";
@@ -29,21 +23,13 @@ function StatCard({
   return (
     <div className="flex flex-col rounded-xl border bg-card p-4 shadow-sm sm:p-5">
       <div className="flex items-center justify-between gap-2">
-        <p className="text-xs font-medium text-muted-foreground sm:text-sm">
-          {label}
-        </p>
+        <p className="text-xs font-medium text-muted-foreground sm:text-sm">{label}</p>
         <span className="flex size-8 items-center justify-center rounded-lg bg-accent text-primary">
           <Icon className="size-4" aria-hidden />
         </span>
       </div>
-      <div className="mt-2 min-h-8 sm:mt-3">
-        {loading ? <Skeleton className="h-8 w-20" /> : children}
-      </div>
-      {(footer || loading) && (
-        <div className="mt-auto pt-3">
-          {loading ? <Skeleton className="h-3.5 w-28" /> : footer}
-        </div>
-      )}
+      <div className="mt-2 min-h-8 sm:mt-3">{loading ? <Skeleton className="h-8 w-20" /> : children}</div>
+      {(footer || loading) && <div className="mt-auto pt-3">{loading ? <Skeleton className="h-3.5 w-28" /> : footer}</div>}
     </div>
   );
 }
@@ -62,14 +48,9 @@ export function StatCards({
   liveSites: number | undefined;
 }) {
   const dash = "—";
-  const percent = stats
-    ? usagePercent(stats.storage_used, stats.storage_quota)
-    : 0;
+  const percent = stats ? usagePercent(stats.storage_used, stats.storage_quota) : 0;
   return (
-    <section
-      aria-label="Statistics"
-      className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4"
-    >
+    <section aria-label="Statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       <StatCard
         Icon={Globe}
         label={DASHBOARD_TEXT.stats.totalSites}
@@ -89,11 +70,7 @@ export function StatCards({
         Icon={Rocket}
         label={DASHBOARD_TEXT.stats.deployments}
         loading={loading}
-        footer={
-          <p className="text-xs text-muted-foreground">
-            Published versions, all sites
-          </p>
-        }
+        footer={<p className="text-xs text-muted-foreground">Published versions, all sites</p>}
       >
         <p className={VALUE}>{stats ? stats.deployments : dash}</p>
       </StatCard>
@@ -113,44 +90,28 @@ export function StatCards({
                 className="h-1.5 overflow-hidden rounded-full bg-muted"
               >
                 <div
-                  className={cn(
-                    "h-full rounded-full",
-                    percent >= 90
-                      ? "bg-destructive"
-                      : percent >= 75
-                        ? "bg-warning"
-                        : "bg-primary",
-                  )}
+                  className={cn("h-full rounded-full", percent >= 90 ? "bg-destructive" : percent >= 75 ? "bg-warning" : "bg-primary")}
                   style={{
                     width: `${usageBarWidth(stats.storage_used, stats.storage_quota)}%`,
                   }}
                 />
               </div>
               <p className="mt-1.5 text-xs text-muted-foreground">
-                of {formatBytes(stats.storage_quota)} ·{" "}
-                {usageLabel(stats.storage_used, stats.storage_quota)}
+                of {formatBytes(stats.storage_quota)} · {usageLabel(stats.storage_used, stats.storage_quota)}
               </p>
             </div>
           )
         }
       >
-        <p className={VALUE}>
-          {stats ? formatBytes(stats.storage_used) : dash}
-        </p>
+        <p className={VALUE}>{stats ? formatBytes(stats.storage_used) : dash}</p>
       </StatCard>
       <StatCard
         Icon={Activity}
         label={DASHBOARD_TEXT.stats.bandwidth}
         loading={loading}
-        footer={
-          <p className="text-xs text-muted-foreground">
-            Last 30 days, all sites
-          </p>
-        }
+        footer={<p className="text-xs text-muted-foreground">Last 30 days, all sites</p>}
       >
-        <p className={VALUE}>
-          {stats ? formatBytes(stats.bandwidth_30d) : dash}
-        </p>
+        <p className={VALUE}>{stats ? formatBytes(stats.bandwidth_30d) : dash}</p>
       </StatCard>
     </section>
   );

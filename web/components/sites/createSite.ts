@@ -4,12 +4,7 @@ import type { CreateSiteFields, SiteResponse } from "../../../common/sites";
 import { uploadFile } from "../../lib/upload";
 import type { UploadPhase } from "./UploadProgress";
 
-export function upload(
-  file: File,
-  input: CreateSiteFields,
-  signal: AbortSignal,
-  onPhase: (phase: UploadPhase) => void,
-): Promise<SiteResponse> {
+export function upload(file: File, input: CreateSiteFields, signal: AbortSignal, onPhase: (phase: UploadPhase) => void): Promise<SiteResponse> {
   return uploadFile<SiteResponse>("/api/sites", file, {
     fields: {
       name: input.name,
@@ -19,11 +14,6 @@ export function upload(
     signal,
     // The last progress event comes when every byte is sent; the server then still unpacks and
     // publishes, which the indeterminate "Publishing…" state covers.
-    onProgress: (fraction) =>
-      onPhase(
-        fraction >= 1
-          ? { kind: "publishing" }
-          : { kind: "uploading", fraction },
-      ),
+    onProgress: (fraction) => onPhase(fraction >= 1 ? { kind: "publishing" } : { kind: "uploading", fraction }),
   });
 }

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SiteResponse } from "../../../common/sites";
-import {
-  displayUrl,
-  filterSites,
-  formatStatusParam,
-  hostOf,
-  listStatusOf,
-  matchesQuery,
-  parseStatusParam,
-  type ListStatus,
-} from "./siteList";
+import { displayUrl, filterSites, formatStatusParam, hostOf, listStatusOf, matchesQuery, parseStatusParam, type ListStatus } from "./siteList";
 
 function site(overrides: Partial<SiteResponse>): SiteResponse {
   return {
@@ -49,16 +40,10 @@ describe("listStatusOf", () => {
 
 describe("hostOf and displayUrl", () => {
   it("drops the protocol, the subdomain and the trailing slash", () => {
-    expect(hostOf("http://abcde.localhost:8080/", "abcde")).toBe(
-      "localhost:8080",
-    );
+    expect(hostOf("http://abcde.localhost:8080/", "abcde")).toBe("localhost:8080");
     expect(hostOf("https://abcde.berth.page/", "abcde")).toBe("berth.page");
     expect(hostOf("https://abcde.berth.page", "abcde")).toBe("berth.page");
-    expect(
-      displayUrl(
-        site({ subdomain: "qwert", url: "https://qwert.sites.example.com/" }),
-      ),
-    ).toBe("qwert.sites.example.com");
+    expect(displayUrl(site({ subdomain: "qwert", url: "https://qwert.sites.example.com/" }))).toBe("qwert.sites.example.com");
   });
 });
 
@@ -102,32 +87,14 @@ describe("filterSites", () => {
     }),
   ];
   it("sorts newest first with no filter", () => {
-    expect(filterSites(sites, "", new Set()).map((s) => s.id)).toEqual([
-      "new",
-      "gone",
-      "old",
-    ]);
+    expect(filterSites(sites, "", new Set()).map((s) => s.id)).toEqual(["new", "gone", "old"]);
   });
   it("keeps the checked statuses only", () => {
-    expect(
-      filterSites(
-        sites,
-        "",
-        new Set<ListStatus>(["active", "not_deployed"]),
-      ).map((s) => s.id),
-    ).toEqual(["new", "old"]);
-    expect(
-      filterSites(sites, "", new Set<ListStatus>(["marked_for_deletion"])).map(
-        (s) => s.id,
-      ),
-    ).toEqual(["gone"]);
+    expect(filterSites(sites, "", new Set<ListStatus>(["active", "not_deployed"])).map((s) => s.id)).toEqual(["new", "old"]);
+    expect(filterSites(sites, "", new Set<ListStatus>(["marked_for_deletion"])).map((s) => s.id)).toEqual(["gone"]);
   });
   it("combines search and filter", () => {
-    expect(
-      filterSites(sites, "o", new Set<ListStatus>(["not_deployed"])).map(
-        (s) => s.id,
-      ),
-    ).toEqual(["old"]);
+    expect(filterSites(sites, "o", new Set<ListStatus>(["not_deployed"])).map((s) => s.id)).toEqual(["old"]);
   });
 });
 

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { CreateSiteFields } from "../../../common/sites";
-import {
-  basicsProblem,
-  FILE_REQUIRED,
-  publishExplanation,
-  sitesHost,
-} from "./wizard";
+import { basicsProblem, FILE_REQUIRED, publishExplanation, sitesHost } from "./wizard";
 
 /** The errors react-hook-form holds after submitting these fields, through the real resolver. */
-async function errorsOf(fields: {
-  name: string;
-  description: string;
-  subdomain: string;
-}) {
+async function errorsOf(fields: { name: string; description: string; subdomain: string }) {
   const result = await zodResolver(CreateSiteFields)(fields, undefined, {
     fields: {},
     shouldUseNativeValidation: false,
@@ -23,31 +14,19 @@ async function errorsOf(fields: {
 
 describe("basicsProblem", () => {
   it("asks for a name first, blank counts as missing", async () => {
-    expect(
-      basicsProblem(
-        await errorsOf({ name: "  ", description: "", subdomain: "" }),
-      ),
-    ).toEqual({
+    expect(basicsProblem(await errorsOf({ name: "  ", description: "", subdomain: "" }))).toEqual({
       title: "Site name is required",
       description: "Please enter a name for your site",
     });
   });
   it("then for a subdomain", async () => {
-    expect(
-      basicsProblem(
-        await errorsOf({ name: "Docs", description: "", subdomain: "" }),
-      ),
-    ).toEqual({
+    expect(basicsProblem(await errorsOf({ name: "Docs", description: "", subdomain: "" }))).toEqual({
       title: "Subdomain is required",
       description: "No subdomain was assigned. Please try again.",
     });
   });
   it("passes with both", async () => {
-    expect(
-      basicsProblem(
-        await errorsOf({ name: "Docs", description: "", subdomain: "abcde" }),
-      ),
-    ).toBeNull();
+    expect(basicsProblem(await errorsOf({ name: "Docs", description: "", subdomain: "abcde" }))).toBeNull();
   });
 });
 

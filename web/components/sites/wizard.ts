@@ -9,9 +9,7 @@ export interface ToastText {
 }
 
 /** The wizard's fields as react-hook-form reports their errors. */
-type FieldErrors = Partial<
-  Record<"name" | "subdomain", { message?: string | undefined }>
->;
+type FieldErrors = Partial<Record<"name" | "subdomain", { message?: string | undefined }>>;
 
 // The form is the server's CreateSiteFields; the spec pairs each of its messages with a line.
 const DESCRIPTIONS: Record<string, string> = {
@@ -36,21 +34,15 @@ export const FILE_REQUIRED: ToastText = {
 
 /** "localhost" on port 5173 → "localhost:5173"; default ports are not shown. */
 export function sitesHost(sitesDomain: string, port: string): string {
-  return port && port !== "80" && port !== "443"
-    ? `${sitesDomain}:${port}`
-    : sitesDomain;
+  return port && port !== "80" && port !== "443" ? `${sitesDomain}:${port}` : sitesDomain;
 }
 
 /** What publishing does with each kind of upload, so the user knows what the link will show. */
 export function publishExplanation(name: string): string {
   const ext = extensionOf(name);
-  if (ext === "zip")
-    return "The archive is unpacked and its index.html is served as your home page, with every other file beside it.";
-  if (ext === "pdf")
-    return "Your PDF gets a viewer page at the site's address, ready to read in any browser.";
-  if (["jpg", "jpeg", "png", "gif"].includes(ext))
-    return "Your image gets its own page at the site's address.";
-  if (ext === "html" || ext === "htm")
-    return "Your HTML file is served as the page at the site's address.";
+  if (ext === "zip") return "The archive is unpacked and its index.html is served as your home page, with every other file beside it.";
+  if (ext === "pdf") return "Your PDF gets a viewer page at the site's address, ready to read in any browser.";
+  if (["jpg", "jpeg", "png", "gif"].includes(ext)) return "Your image gets its own page at the site's address.";
+  if (ext === "html" || ext === "htm") return "Your HTML file is served as the page at the site's address.";
   return `The file is published as is, at /${name}.`;
 }

@@ -43,11 +43,7 @@ export function CopyButton({
       title={copied ? "Copied" : label}
       className={cn("size-8 shrink-0 text-muted-foreground", className)}
     >
-      {copied ? (
-        <Check className="text-success" aria-hidden />
-      ) : (
-        <Copy aria-hidden />
-      )}
+      {copied ? <Check className="text-success" aria-hidden /> : <Copy aria-hidden />}
     </Button>
   );
 }

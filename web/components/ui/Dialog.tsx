@@ -9,26 +9,16 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export function DialogOverlay({
-  className,
-  ...props
-}: ComponentProps<typeof DialogPrimitive.Overlay>) {
+export function DialogOverlay({ className, ...props }: ComponentProps<typeof DialogPrimitive.Overlay>) {
   return (
     <DialogPrimitive.Overlay
-      className={cn(
-        "fixed inset-0 z-50 bg-black/40 backdrop-blur-[2px] transition-opacity duration-200 starting:opacity-0",
-        className,
-      )}
+      className={cn("fixed inset-0 z-50 bg-black/40 backdrop-blur-[2px] transition-opacity duration-200 starting:opacity-0", className)}
       {...props}
     />
   );
 }
 
-export function DialogContent({
-  className,
-  children,
-  ...props
-}: ComponentProps<typeof DialogPrimitive.Content>) {
+export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
   return (
     <DialogPrimitive.Portal>
       <DialogOverlay />
@@ -52,33 +42,15 @@ export function DialogContent({
 }
 
 export function DialogHeader({ className, ...props }: ComponentProps<"div">) {
-  return (
-    <div className={cn("flex flex-col gap-1.5 pr-8", className)} {...props} />
-  );
+  return <div className={cn("flex flex-col gap-1.5 pr-8", className)} {...props} />;
 }
 
-export function DialogTitle({
-  className,
-  ...props
-}: ComponentProps<typeof DialogPrimitive.Title>) {
-  return (
-    <DialogPrimitive.Title
-      className={cn("text-lg font-semibold tracking-tight", className)}
-      {...props}
-    />
-  );
+export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
+  return <DialogPrimitive.Title className={cn("text-lg font-semibold tracking-tight", className)} {...props} />;
 }
 
-export function DialogDescription({
-  className,
-  ...props
-}: ComponentProps<typeof DialogPrimitive.Description>) {
-  return (
-    <DialogPrimitive.Description
-      className={cn("text-sm text-muted-foreground", className)}
-      {...props}
-    />
-  );
+export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
+  return <DialogPrimitive.Description className={cn("text-sm text-muted-foreground", className)} {...props} />;
 }
 
 /**
@@ -108,14 +80,8 @@ export function DialogFormActions({
           Cancel
         </Button>
       </DialogPrimitive.Close>
-      <Button
-        type="submit"
-        variant={destructive ? "destructive" : "default"}
-        disabled={pending || disabled}
-      >
-        {pending && (
-          <Spinner className="size-4 text-current" label={pendingLabel} />
-        )}
+      <Button type="submit" variant={destructive ? "destructive" : "default"} disabled={pending || disabled}>
+        {pending && <Spinner className="size-4 text-current" label={pendingLabel} />}
         {submitLabel}
       </Button>
     </div>
@@ -145,10 +111,7 @@ export function FormDialog({
   children: ReactNode;
 }) {
   return (
-    <DialogPrimitive.Root
-      open={open}
-      onOpenChange={(next) => !pending && onOpenChange(next)}
-    >
+    <DialogPrimitive.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
       <DialogContent className={className}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>

@@ -27,8 +27,7 @@ export function DropZone({
   const depth = useRef(0);
   const [dragging, setDragging] = useState(false);
 
-  const carriesFiles = (event: DragEvent) =>
-    event.dataTransfer.types.includes("Files");
+  const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes("Files");
 
   function onDragEnter(event: DragEvent) {
     if (disabled || !carriesFiles(event)) return;

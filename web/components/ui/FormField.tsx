@@ -41,14 +41,8 @@ export function FormField({
 }
 
 /** The aria attributes a control needs to point at its hint and error. */
-export function describedBy(
-  id: string,
-  error: string | undefined,
-  hasHint = false,
-) {
-  const ids = [error ? `${id}-error` : hasHint ? `${id}-hint` : null].filter(
-    Boolean,
-  );
+export function describedBy(id: string, error: string | undefined, hasHint = false) {
+  const ids = [error ? `${id}-error` : hasHint ? `${id}-hint` : null].filter(Boolean);
   return {
     "aria-invalid": error ? true : undefined,
     "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined,

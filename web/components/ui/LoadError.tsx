@@ -48,10 +48,7 @@ export function LoadError({
 
   if (inline) {
     return (
-      <div
-        role="alert"
-        className={cn("flex flex-wrap items-center justify-between gap-3 text-sm", className)}
-      >
+      <div role="alert" className={cn("flex flex-wrap items-center justify-between gap-3 text-sm", className)}>
         <p className="flex min-w-0 items-start gap-2">
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
           <span className="min-w-0">

@@ -7,12 +7,7 @@ import { cn } from "../../lib/cn";
 export const Menu = MenuPrimitive.Root;
 export const MenuTrigger = MenuPrimitive.Trigger;
 
-export function MenuContent({
-  className,
-  align = "end",
-  sideOffset = 8,
-  ...props
-}: ComponentProps<typeof MenuPrimitive.Content>) {
+export function MenuContent({ className, align = "end", sideOffset = 8, ...props }: ComponentProps<typeof MenuPrimitive.Content>) {
   return (
     <MenuPrimitive.Portal>
       <MenuPrimitive.Content
@@ -29,10 +24,7 @@ export function MenuContent({
   );
 }
 
-export function MenuItem({
-  className,
-  ...props
-}: ComponentProps<typeof MenuPrimitive.Item>) {
+export function MenuItem({ className, ...props }: ComponentProps<typeof MenuPrimitive.Item>) {
   return (
     <MenuPrimitive.Item
       className={cn(
@@ -44,23 +36,10 @@ export function MenuItem({
   );
 }
 
-export function MenuLabel({
-  className,
-  ...props
-}: ComponentProps<typeof MenuPrimitive.Label>) {
-  return (
-    <MenuPrimitive.Label className={cn("px-2.5 py-2", className)} {...props} />
-  );
+export function MenuLabel({ className, ...props }: ComponentProps<typeof MenuPrimitive.Label>) {
+  return <MenuPrimitive.Label className={cn("px-2.5 py-2", className)} {...props} />;
 }
 
-export function MenuSeparator({
-  className,
-  ...props
-}: ComponentProps<typeof MenuPrimitive.Separator>) {
-  return (
-    <MenuPrimitive.Separator
-      className={cn("-mx-1 my-1 h-px bg-border", className)}
-      {...props}
-    />
-  );
+export function MenuSeparator({ className, ...props }: ComponentProps<typeof MenuPrimitive.Separator>) {
+  return <MenuPrimitive.Separator className={cn("-mx-1 my-1 h-px bg-border", className)} {...props} />;
 }

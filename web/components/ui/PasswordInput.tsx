@@ -5,21 +5,12 @@ import { cn } from "../../lib/cn";
 import { Input } from "./Input";
 
 /** A password field with a show/hide button inside its right edge. */
-export function PasswordInput({
-  className,
-  ...props
-}: Omit<ComponentProps<"input">, "type">) {
+export function PasswordInput({ className, ...props }: Omit<ComponentProps<"input">, "type">) {
   const [visible, setVisible] = useState(false);
-  const label = visible
-    ? AUTH_SCREEN_TEXT.hidePassword
-    : AUTH_SCREEN_TEXT.showPassword;
+  const label = visible ? AUTH_SCREEN_TEXT.hidePassword : AUTH_SCREEN_TEXT.showPassword;
   return (
     <div className="relative">
-      <Input
-        type={visible ? "text" : "password"}
-        className={cn("pr-10", className)}
-        {...props}
-      />
+      <Input type={visible ? "text" : "password"} className={cn("pr-10", className)} {...props} />
       <button
         type="button"
         onClick={() => setVisible((v) => !v)}
@@ -28,11 +19,7 @@ export function PasswordInput({
         title={label}
         className="absolute inset-y-0 right-0 flex w-10 cursor-pointer items-center justify-center rounded-r-md text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
       >
-        {visible ? (
-          <EyeOff className="size-4" aria-hidden />
-        ) : (
-          <Eye className="size-4" aria-hidden />
-        )}
+        {visible ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
       </button>
     </div>
   );

@@ -25,13 +25,7 @@ export function Placeholder({
   className?: string;
 }) {
   return (
-    <div
-      role={role}
-      className={cn(
-        "flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-16 text-center",
-        className,
-      )}
-    >
+    <div role={role} className={cn("flex flex-col items-center rounded-xl border border-dashed bg-card px-6 py-16 text-center", className)}>
       <span
         className={
           tone === "error"
@@ -41,19 +35,9 @@ export function Placeholder({
       >
         {icon}
       </span>
-      <Heading className="mt-4 text-lg font-semibold tracking-tight">
-        {title}
-      </Heading>
-      {body && (
-        <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">
-          {body}
-        </p>
-      )}
-      {children && (
-        <div className="mt-6 flex flex-wrap justify-center gap-2">
-          {children}
-        </div>
-      )}
+      <Heading className="mt-4 text-lg font-semibold tracking-tight">{title}</Heading>
+      {body && <p className="mt-1.5 max-w-sm text-sm leading-relaxed text-muted-foreground">{body}</p>}
+      {children && <div className="mt-6 flex flex-wrap justify-center gap-2">{children}</div>}
     </div>
   );
 }

@@ -5,12 +5,7 @@ import { cn } from "../../lib/cn";
 export const Popover = PopoverPrimitive.Root;
 export const PopoverTrigger = PopoverPrimitive.Trigger;
 
-export function PopoverContent({
-  className,
-  align = "end",
-  sideOffset = 8,
-  ...props
-}: ComponentProps<typeof PopoverPrimitive.Content>) {
+export function PopoverContent({ className, align = "end", sideOffset = 8, ...props }: ComponentProps<typeof PopoverPrimitive.Content>) {
   return (
     <PopoverPrimitive.Portal>
       <PopoverPrimitive.Content

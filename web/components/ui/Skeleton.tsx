@@ -9,15 +9,7 @@ export function Skeleton({ className, ...props }: ComponentProps<"div">) {
  * A part of the page that is still loading, as assistive technology should hear it: busy, and
  * named for what is coming ("Loading users"). The placeholders inside are only drawn.
  */
-export function Loading({
-  label,
-  className,
-  children,
-}: {
-  label: string;
-  className?: string;
-  children: ReactNode;
-}) {
+export function Loading({ label, className, children }: { label: string; className?: string; children: ReactNode }) {
   return (
     <div aria-busy="true" aria-label={label} className={className}>
       {children}

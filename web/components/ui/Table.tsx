@@ -4,36 +4,21 @@ import { cn } from "../../lib/cn";
 export function Table({ className, ...props }: ComponentProps<"table">) {
   return (
     <div className="relative w-full overflow-x-auto">
-      <table
-        className={cn("w-full caption-bottom text-sm", className)}
-        {...props}
-      />
+      <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );
 }
 
 export function TableHeader({ className, ...props }: ComponentProps<"thead">) {
-  return (
-    <thead
-      className={cn("bg-muted/40 [&_tr]:border-b", className)}
-      {...props}
-    />
-  );
+  return <thead className={cn("bg-muted/40 [&_tr]:border-b", className)} {...props} />;
 }
 
 export function TableBody({ className, ...props }: ComponentProps<"tbody">) {
-  return (
-    <tbody className={cn("[&_tr:last-child]:border-0", className)} {...props} />
-  );
+  return <tbody className={cn("[&_tr:last-child]:border-0", className)} {...props} />;
 }
 
 export function TableRow({ className, ...props }: ComponentProps<"tr">) {
-  return (
-    <tr
-      className={cn("border-b transition-colors hover:bg-muted/40", className)}
-      {...props}
-    />
-  );
+  return <tr className={cn("border-b transition-colors hover:bg-muted/40", className)} {...props} />;
 }
 
 export function TableHead({ className, ...props }: ComponentProps<"th">) {

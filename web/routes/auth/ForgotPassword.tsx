@@ -62,16 +62,10 @@ export function ForgotPassword() {
         }
       >
         <div className="flex flex-col gap-6">
-          <div
-            role="status"
-            className="-mt-2 space-y-3 text-sm leading-relaxed text-muted-foreground"
-          >
+          <div role="status" className="-mt-2 space-y-3 text-sm leading-relaxed text-muted-foreground">
             <p>
-              If an account exists for{" "}
-              <span className="font-medium text-foreground [overflow-wrap:anywhere]">
-                {sentTo}
-              </span>
-              , we've sent it a link to reset the password.
+              If an account exists for <span className="font-medium text-foreground [overflow-wrap:anywhere]">{sentTo}</span>, we've sent it a link to
+              reset the password.
             </p>
             <p>{T.sentExpiry}</p>
           </div>
@@ -105,10 +99,7 @@ export function ForgotPassword() {
       footer={
         <>
           {T.rememberIt}{" "}
-          <Link
-            to="/auth/login"
-            className="font-medium text-primary hover:underline"
-          >
+          <Link to="/auth/login" className="font-medium text-primary hover:underline">
             {T.backToSignIn}
           </Link>
         </>
@@ -128,9 +119,7 @@ export function ForgotPassword() {
             {...register("email")}
           />
         </FormField>
-        {errors.root?.message && (
-          <FormAlert kind="error">{errors.root.message}</FormAlert>
-        )}
+        {errors.root?.message && <FormAlert kind="error">{errors.root.message}</FormAlert>}
         <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>

@@ -15,11 +15,7 @@ import { Label } from "../../components/ui/Label";
 import { PasswordInput } from "../../components/ui/PasswordInput";
 import { Spinner } from "../../components/ui/Spinner";
 import { authClient } from "../../lib/authClient";
-import {
-  settleAuthCall,
-  authErrorMessage,
-  loginNoticeFor,
-} from "../../lib/authErrors";
+import { settleAuthCall, authErrorMessage, loginNoticeFor } from "../../lib/authErrors";
 import { safeReturnPath } from "../../lib/redirect";
 import { useSession } from "../../lib/session";
 
@@ -27,9 +23,7 @@ const T = AUTH_SCREEN_TEXT.login;
 
 /** The code screen, carrying the return target (left out when it is the default). */
 function twoFactorPathFor(target: string): string {
-  return target === "/dashboard"
-    ? "/auth/two-factor"
-    : `/auth/two-factor?redirect=${encodeURIComponent(target)}`;
+  return target === "/dashboard" ? "/auth/two-factor" : `/auth/two-factor?redirect=${encodeURIComponent(target)}`;
 }
 
 export function Login() {
@@ -57,8 +51,7 @@ export function Login() {
   const error = errors.root?.message
     ? {
         message: errors.root.message,
-        kind:
-          errors.root.type === "info" ? ("info" as const) : ("error" as const),
+        kind: errors.root.type === "info" ? ("info" as const) : ("error" as const),
       }
     : null;
   const missing = error?.message === AUTH_TEXT.missingCredentials;
@@ -70,9 +63,7 @@ export function Login() {
 
   const onSubmit = handleSubmit(
     async ({ email, password, rememberMe }) => {
-      const { data, error: failure } = await settleAuthCall(
-        authClient.signIn.email({ email, password, rememberMe }),
-      );
+      const { data, error: failure } = await settleAuthCall(authClient.signIn.email({ email, password, rememberMe }));
       if (failure) {
         const message = authErrorMessage(failure);
         const unverified = failure.code === "EMAIL_NOT_VERIFIED";
@@ -110,10 +101,7 @@ export function Login() {
       footer={
         <>
           {T.noAccount}{" "}
-          <Link
-            to="/auth/signup"
-            className="font-medium text-primary hover:underline"
-          >
+          <Link to="/auth/signup" className="font-medium text-primary hover:underline">
             {T.signUpLink}
           </Link>
         </>
@@ -142,10 +130,7 @@ export function Login() {
           id="password"
           label="Password"
           aside={
-            <Link
-              to="/auth/forgot-password"
-              className="text-sm font-medium text-primary hover:underline"
-            >
+            <Link to="/auth/forgot-password" className="text-sm font-medium text-primary hover:underline">
               {T.forgotPassword}
             </Link>
           }

@@ -65,9 +65,7 @@ export function Signup() {
       // The first field in reading order that needs attention; a missing credential counts for
       // its own field.
       const blank = getValues("email").trim() ? "password" : "email";
-      const first = FIELD_ORDER.find(
-        (f) => found[f] || (found.root && f === blank),
-      );
+      const first = FIELD_ORDER.find((f) => found[f] || (found.root && f === blank));
       if (first) setFocus(first);
     },
   );
@@ -80,21 +78,14 @@ export function Signup() {
       footer={
         <>
           {T.haveAccount}{" "}
-          <Link
-            to="/auth/login"
-            className="font-medium text-primary hover:underline"
-          >
+          <Link to="/auth/login" className="font-medium text-primary hover:underline">
             {T.signInLink}
           </Link>
         </>
       }
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-        <FormField
-          id="fullName"
-          label="Full Name"
-          error={fieldError("fullName")}
-        >
+        <FormField id="fullName" label="Full Name" error={fieldError("fullName")}>
           <Input
             id="fullName"
             autoComplete="name"
@@ -115,30 +106,17 @@ export function Signup() {
             required
             {...describedBy("email", fieldError("email"))}
             {...register("email")}
-            aria-invalid={
-              fieldError("email") || (missing && !email.trim())
-                ? true
-                : undefined
-            }
+            aria-invalid={fieldError("email") || (missing && !email.trim()) ? true : undefined}
           />
         </FormField>
-        <FormField
-          id="password"
-          label="Password"
-          hint={AUTH_TEXT.passwordHint}
-          error={fieldError("password")}
-        >
+        <FormField id="password" label="Password" hint={AUTH_TEXT.passwordHint} error={fieldError("password")}>
           <PasswordInput
             id="password"
             autoComplete="new-password"
             required
             {...describedBy("password", fieldError("password"), true)}
             {...register("password")}
-            aria-invalid={
-              fieldError("password") || (missing && !password)
-                ? true
-                : undefined
-            }
+            aria-invalid={fieldError("password") || (missing && !password) ? true : undefined}
           />
         </FormField>
         <div className="flex flex-col gap-2">
@@ -159,25 +137,14 @@ export function Signup() {
                 />
               )}
             />
-            <Label
-              htmlFor="terms"
-              className="cursor-pointer font-normal leading-snug text-muted-foreground"
-            >
+            <Label htmlFor="terms" className="cursor-pointer font-normal leading-snug text-muted-foreground">
               <span>
                 I agree to the{" "}
-                <Link
-                  to="/terms"
-                  target="_blank"
-                  className="font-medium text-foreground underline-offset-4 hover:underline"
-                >
+                <Link to="/terms" target="_blank" className="font-medium text-foreground underline-offset-4 hover:underline">
                   Terms of Service
                 </Link>{" "}
                 and{" "}
-                <Link
-                  to="/privacy"
-                  target="_blank"
-                  className="font-medium text-foreground underline-offset-4 hover:underline"
-                >
+                <Link to="/privacy" target="_blank" className="font-medium text-foreground underline-offset-4 hover:underline">
                   Privacy Policy
                 </Link>
               </span>
@@ -185,9 +152,7 @@ export function Signup() {
           </div>
           <FieldError id="terms-error" message={fieldError("terms")} />
         </div>
-        {errors.root?.message && (
-          <FormAlert kind="error">{errors.root.message}</FormAlert>
-        )}
+        {errors.root?.message && <FormAlert kind="error">{errors.root.message}</FormAlert>}
         <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>

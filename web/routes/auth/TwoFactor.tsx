@@ -10,11 +10,7 @@ import { KeyRound, ShieldCheck } from "lucide-react";
 import { AUTH_TEXT, TWO_FACTOR_SCREEN_TEXT as T } from "../../../common/texts";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { AuthSubmit } from "../../components/auth/AuthSubmit";
-import {
-  twoFactorForm,
-  type TwoFactorInput,
-  type TwoFactorMode,
-} from "../../components/auth/authForms";
+import { twoFactorForm, type TwoFactorInput, type TwoFactorMode } from "../../components/auth/authForms";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/ui/FormField";
 import { OtpInput } from "../../components/settings/OtpInput";
@@ -34,10 +30,7 @@ export function TwoFactor() {
   const session = useSession();
   const { loading, user } = session;
   const target = safeReturnPath(params.get("redirect")) ?? "/dashboard";
-  const loginPath =
-    target === "/dashboard"
-      ? "/auth/login"
-      : `/auth/login?redirect=${encodeURIComponent(target)}`;
+  const loginPath = target === "/dashboard" ? "/auth/login" : `/auth/login?redirect=${encodeURIComponent(target)}`;
 
   const [mode, setMode] = useState<TwoFactorMode>("app");
   const {
@@ -66,9 +59,7 @@ export function TwoFactor() {
     if (inFlight.current) return;
     inFlight.current = true;
     const call =
-      mode === "app"
-        ? authClient.twoFactor.verifyTotp({ code, trustDevice })
-        : authClient.twoFactor.verifyBackupCode({ code, trustDevice });
+      mode === "app" ? authClient.twoFactor.verifyTotp({ code, trustDevice }) : authClient.twoFactor.verifyBackupCode({ code, trustDevice });
     const { error: failure } = await settleAuthCall(call);
     inFlight.current = false;
     if (failure) {
@@ -113,11 +104,7 @@ export function TwoFactor() {
       subtitle={mode === "app" ? T.subtitle : T.backupSubtitle}
       icon={
         <span className="flex size-12 items-center justify-center rounded-xl bg-accent text-primary">
-          {mode === "app" ? (
-            <ShieldCheck className="size-6" aria-hidden />
-          ) : (
-            <KeyRound className="size-6" aria-hidden />
-          )}
+          {mode === "app" ? <ShieldCheck className="size-6" aria-hidden /> : <KeyRound className="size-6" aria-hidden />}
         </span>
       }
       footer={

@@ -9,18 +9,11 @@ import { AuthSubmit } from "../../components/auth/AuthSubmit";
 import { AuthLayout } from "../../components/auth/AuthLayout";
 import { FormAlert } from "../../components/auth/FormAlert";
 import { FormField, describedBy } from "../../components/ui/FormField";
-import {
-  ResetPasswordForm,
-  type ResetPasswordInput,
-} from "../../components/auth/authForms";
+import { ResetPasswordForm, type ResetPasswordInput } from "../../components/auth/authForms";
 import { Button } from "../../components/ui/Button";
 import { PasswordInput } from "../../components/ui/PasswordInput";
 import { authClient } from "../../lib/authClient";
-import {
-  settleAuthCall,
-  authErrorMessage,
-  isInvalidResetToken,
-} from "../../lib/authErrors";
+import { settleAuthCall, authErrorMessage, isInvalidResetToken } from "../../lib/authErrors";
 import { useSession } from "../../lib/session";
 
 const T = AUTH_SCREEN_TEXT.update;
@@ -35,13 +28,7 @@ export function UpdatePassword() {
   return <NewPasswordForm token={token} onRejected={() => setRejected(true)} />;
 }
 
-function NewPasswordForm({
-  token,
-  onRejected,
-}: {
-  token: string;
-  onRejected: () => void;
-}) {
+function NewPasswordForm({ token, onRejected }: { token: string; onRejected: () => void }) {
   const navigate = useNavigate();
   const session = useSession();
   const {
@@ -55,9 +42,7 @@ function NewPasswordForm({
   });
 
   const onSubmit = handleSubmit(async ({ password }) => {
-    const { error } = await settleAuthCall(
-      authClient.resetPassword({ newPassword: password, token }),
-    );
+    const { error } = await settleAuthCall(authClient.resetPassword({ newPassword: password, token }));
     if (error) {
       if (isInvalidResetToken(error)) {
         onRejected();
@@ -77,12 +62,7 @@ function NewPasswordForm({
   return (
     <AuthLayout title={T.title} subtitle={T.subtitle}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-        <FormField
-          id="new-password"
-          label="New Password"
-          hint={AUTH_TEXT.passwordHint}
-          error={errors.password?.message}
-        >
+        <FormField id="new-password" label="New Password" hint={AUTH_TEXT.passwordHint} error={errors.password?.message}>
           <PasswordInput
             id="new-password"
             autoComplete="new-password"
@@ -92,11 +72,7 @@ function NewPasswordForm({
             {...register("password")}
           />
         </FormField>
-        <FormField
-          id="confirm-password"
-          label="Confirm Password"
-          error={errors.confirm?.message}
-        >
+        <FormField id="confirm-password" label="Confirm Password" error={errors.confirm?.message}>
           <PasswordInput
             id="confirm-password"
             autoComplete="new-password"
@@ -105,9 +81,7 @@ function NewPasswordForm({
             {...register("confirm")}
           />
         </FormField>
-        {errors.root?.message && (
-          <FormAlert kind="error">{errors.root.message}</FormAlert>
-        )}
+        {errors.root?.message && <FormAlert kind="error">{errors.root.message}</FormAlert>}
         <AuthSubmit submitting={isSubmitting}>{T.submit}</AuthSubmit>
       </form>
     </AuthLayout>
@@ -126,20 +100,14 @@ function InvalidLink() {
       }
     >
       <div className="flex flex-col gap-6">
-        <p
-          role="alert"
-          className="-mt-2 text-sm leading-relaxed text-muted-foreground"
-        >
+        <p role="alert" className="-mt-2 text-sm leading-relaxed text-muted-foreground">
           {T.invalidLink}
         </p>
         <Button asChild size="lg" className="w-full">
           <Link to="/auth/forgot-password">{T.requestNew}</Link>
         </Button>
         <p className="text-center text-sm text-muted-foreground">
-          <Link
-            to="/auth/login"
-            className="font-medium text-primary hover:underline"
-          >
+          <Link to="/auth/login" className="font-medium text-primary hover:underline">
             {AUTH_SCREEN_TEXT.forgot.backToSignIn}
           </Link>
         </p>

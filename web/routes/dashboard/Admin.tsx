@@ -7,13 +7,7 @@ import { useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { ADMIN_TEXT, PRODUCT_NAME } from "../../../common/texts";
 import { parsePageParam } from "../../components/admin/adminUsers";
-import {
-  AdminNotFound,
-  EmptyPage,
-  NoMatches,
-  NoUsers,
-  UsersSkeleton,
-} from "../../components/admin/AdminStates";
+import { AdminNotFound, EmptyPage, NoMatches, NoUsers, UsersSkeleton } from "../../components/admin/AdminStates";
 import { BanUserDialog } from "../../components/admin/BanUserDialog";
 import { DeleteUserDialog } from "../../components/admin/DeleteUserDialog";
 import { Pagination } from "../../components/admin/Pagination";
@@ -36,8 +30,7 @@ export function Admin() {
   const page = parsePageParam(params.get("page"));
   const users = useAdminUsers(search, page);
   const commands = useUserCommands();
-  const notFound =
-    users.error instanceof ApiError && users.error.status === 404;
+  const notFound = users.error instanceof ApiError && users.error.status === 404;
   const data = users.data;
 
   useEffect(() => {
@@ -93,41 +86,21 @@ export function Admin() {
   }
 
   const list = data?.users ?? [];
-  const pagination = data && (
-    <Pagination
-      page={page}
-      pageSize={data.pageSize}
-      shown={list.length}
-      total={data.total}
-      onPage={setPage}
-    />
-  );
+  const pagination = data && <Pagination page={page} pageSize={data.pageSize} shown={list.length} total={data.total} onPage={setPage} />;
 
   return (
     <div className="@container flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-x-4 gap-y-2">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-            {ADMIN_TEXT.title}
-          </h1>
-          <p className="mt-1.5 text-sm text-muted-foreground">
-            {ADMIN_TEXT.subtitle}
-          </p>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{ADMIN_TEXT.title}</h1>
+          <p className="mt-1.5 text-sm text-muted-foreground">{ADMIN_TEXT.subtitle}</p>
         </div>
-        {data && !search && (
-          <p className="text-sm font-medium text-muted-foreground tabular-nums">
-            {ADMIN_TEXT.userCount(data.total)}
-          </p>
-        )}
+        {data && !search && <p className="text-sm font-medium text-muted-foreground tabular-nums">{ADMIN_TEXT.userCount(data.total)}</p>}
       </div>
 
       <StorageFigures />
 
-      <UserSearch
-        value={search}
-        onChange={setSearch}
-        busy={users.isFetching && users.isPlaceholderData}
-      />
+      <UserSearch value={search} onChange={setSearch} busy={users.isFetching && users.isPlaceholderData} />
 
       {!data ? (
         <LoadError
@@ -143,42 +116,20 @@ export function Admin() {
       ) : list.length === 0 ? (
         <EmptyPage onFirstPage={() => setPage(1)} />
       ) : (
-        <div
-          className={cn(
-            "transition-opacity",
-            users.isPlaceholderData && "opacity-60",
-          )}
-          aria-busy={users.isPlaceholderData}
-        >
+        <div className={cn("transition-opacity", users.isPlaceholderData && "opacity-60")} aria-busy={users.isPlaceholderData}>
           <Card className="hidden overflow-hidden @4xl:block">
-            <UserTable
-              users={list}
-              selfId={self?.id}
-              onCommand={commands.run}
-            />
+            <UserTable users={list} selfId={self?.id} onCommand={commands.run} />
             <div className="border-t px-4 py-3">{pagination}</div>
           </Card>
           <div className="flex flex-col gap-4 @4xl:hidden">
-            <UserCards
-              users={list}
-              selfId={self?.id}
-              onCommand={commands.run}
-            />
+            <UserCards users={list} selfId={self?.id} onCommand={commands.run} />
             {pagination}
           </div>
         </div>
       )}
 
-      <BanUserDialog
-        user={commands.banTarget}
-        onConfirm={commands.confirmBan}
-        onClose={commands.closeBan}
-      />
-      <DeleteUserDialog
-        user={commands.deleteTarget}
-        onConfirm={commands.confirmDelete}
-        onClose={commands.closeDelete}
-      />
+      <BanUserDialog user={commands.banTarget} onConfirm={commands.confirmBan} onClose={commands.closeBan} />
+      <DeleteUserDialog user={commands.deleteTarget} onConfirm={commands.confirmDelete} onClose={commands.closeDelete} />
     </div>
   );
 }

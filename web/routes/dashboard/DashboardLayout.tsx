@@ -5,12 +5,7 @@ import { Outlet, useLocation } from "react-router";
 import { Header } from "../../components/dashboard/Header";
 import { SidebarNav } from "../../components/dashboard/Sidebar";
 import { displayName } from "../../components/dashboard/userDisplay";
-import {
-  Sheet,
-  SheetContent,
-  SheetDescription,
-  SheetTitle,
-} from "../../components/ui/Sheet";
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from "../../components/ui/Sheet";
 import { TooltipProvider } from "../../components/ui/Tooltip";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
@@ -75,9 +70,7 @@ export function DashboardLayout() {
         <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
           <SheetContent>
             <SheetTitle className="sr-only">Navigation</SheetTitle>
-            <SheetDescription className="sr-only">
-              Pages of your dashboard
-            </SheetDescription>
+            <SheetDescription className="sr-only">Pages of your dashboard</SheetDescription>
             <SidebarNav onNavigate={() => setMenuOpen(false)} />
           </SheetContent>
         </Sheet>

@@ -11,13 +11,7 @@ import { DomainList } from "../../components/domains/DomainList";
 import { sitesForDomains } from "../../components/domains/domains";
 import { useDomainEvents } from "../../components/domains/useDomainEvents";
 import { ProFeaturePrompt } from "../../components/sites/detail/ProFeaturePrompt";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../../components/ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/Card";
 import { Skeleton } from "../../components/ui/Skeleton";
 import { useDomains, useSites, useStats } from "../../lib/queries";
 
@@ -27,10 +21,7 @@ export function Domains() {
   const sites = useSites();
   const [params] = useSearchParams();
   const planId = stats.data?.plan;
-  const sitesToChoose = useMemo(
-    () => sitesForDomains(sites.data),
-    [sites.data],
-  );
+  const sitesToChoose = useMemo(() => sitesForDomains(sites.data), [sites.data]);
 
   useDomainEvents();
 
@@ -41,12 +32,9 @@ export function Domains() {
   return (
     <div className="flex flex-col gap-6">
       <div className="min-w-0">
-        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-          {DASHBOARD_TEXT.nav.domains}
-        </h1>
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{DASHBOARD_TEXT.nav.domains}</h1>
         <p className="mt-1.5 max-w-2xl text-sm text-muted-foreground">
-          Serve your sites on your own domain names. Add a domain, create the
-          DNS records shown, and {PRODUCT_NAME} checks them before serving the
+          Serve your sites on your own domain names. Add a domain, create the DNS records shown, and {PRODUCT_NAME} checks them before serving the
           site there.
         </p>
       </div>
@@ -54,42 +42,23 @@ export function Domains() {
       <Card>
         <CardHeader className="pb-4">
           <CardTitle className="text-base">Add a domain</CardTitle>
-          <CardDescription>
-            Use a subdomain such as www.example.com, or an apex domain such as
-            example.com.
-          </CardDescription>
+          <CardDescription>Use a subdomain such as www.example.com, or an apex domain such as example.com.</CardDescription>
         </CardHeader>
         <CardContent>
           {!planId || sites.isPending ? (
             <Skeleton className="h-[4.25rem] w-full" />
           ) : !PLANS[planId].customDomains ? (
-            <ProFeaturePrompt
-              feature="Custom domains are a Pro feature."
-              action="Upgrade to Pro to add a domain."
-              planId={planId}
-            />
+            <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={planId} />
           ) : sitesToChoose.length === 0 ? (
-            <p className="text-sm text-muted-foreground">
-              {DOMAIN_UI_TEXT.noSites}
-            </p>
+            <p className="text-sm text-muted-foreground">{DOMAIN_UI_TEXT.noSites}</p>
           ) : (
-            <AddDomainForm
-              key={params.get("site") ?? ""}
-              sites={sitesToChoose}
-              initialSiteId={params.get("site") ?? undefined}
-            />
+            <AddDomainForm key={params.get("site") ?? ""} sites={sitesToChoose} initialSiteId={params.get("site") ?? undefined} />
           )}
         </CardContent>
       </Card>
 
-      <section
-        aria-labelledby="domains-heading"
-        className="flex flex-col gap-4"
-      >
-        <h2
-          id="domains-heading"
-          className="text-lg font-semibold tracking-tight"
-        >
+      <section aria-labelledby="domains-heading" className="flex flex-col gap-4">
+        <h2 id="domains-heading" className="text-lg font-semibold tracking-tight">
           Your domains
         </h2>
         <DomainList

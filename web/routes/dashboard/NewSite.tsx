@@ -8,30 +8,17 @@ import { Link, useNavigate } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { ArrowLeft, ArrowRight, Rocket } from "lucide-react";
-import {
-  CreateSiteFields,
-  SITE_TEXT,
-  type ReserveSubdomainResponse,
-  type SiteResponse,
-} from "../../../common/sites";
+import { CreateSiteFields, SITE_TEXT, type ReserveSubdomainResponse, type SiteResponse } from "../../../common/sites";
 import { DASHBOARD_TEXT, PRODUCT_NAME } from "../../../common/texts";
 import { MAX_UPLOAD_BYTES } from "../../../common/uploads";
-import {
-  BasicInfoStep,
-  type SubdomainState,
-  type WizardFields,
-} from "../../components/sites/BasicInfoStep";
+import { BasicInfoStep, type SubdomainState, type WizardFields } from "../../components/sites/BasicInfoStep";
 import { StepIndicator } from "../../components/sites/StepIndicator";
 import { UploadStep } from "../../components/sites/UploadStep";
 import type { UploadPhase } from "../../components/sites/UploadProgress";
 import { upload as uploadSite } from "../../components/sites/createSite";
 import { hostOf } from "../../components/sites/siteList";
 import { checkUpload } from "../../components/sites/uploadCheck";
-import {
-  basicsProblem,
-  FILE_REQUIRED,
-  sitesHost,
-} from "../../components/sites/wizard";
+import { basicsProblem, FILE_REQUIRED, sitesHost } from "../../components/sites/wizard";
 import { Button } from "../../components/ui/Button";
 import { api, ApiError, errorDescription } from "../../lib/api";
 import { queryKeys, useSites, useStats } from "../../lib/queries";
@@ -94,19 +81,14 @@ export function NewSite() {
   const firstSite = sites.data?.[0];
   const host = firstSite
     ? hostOf(firstSite.url, firstSite.subdomain)
-    : sitesHost(
-        config.data?.sitesDomain ?? window.location.hostname,
-        window.location.port,
-      );
+    : sitesHost(config.data?.sitesDomain ?? window.location.hostname, window.location.port);
 
   const subdomain = reservation.data?.subdomain ?? null;
   const subdomainState: SubdomainState = reservation.isError
     ? {
         status: "error",
         message: reservation.error.message,
-        noSubdomains:
-          reservation.error instanceof ApiError &&
-          reservation.error.code === "no_subdomains",
+        noSubdomains: reservation.error instanceof ApiError && reservation.error.code === "no_subdomains",
         retrying: reservation.isFetching,
       }
     : subdomain
@@ -118,10 +100,7 @@ export function NewSite() {
   }, []);
 
   // The subdomain is the pool's, not typed: the form carries it so one schema checks all three.
-  useEffect(
-    () => setValue("subdomain", subdomain ?? ""),
-    [subdomain, setValue],
-  );
+  useEffect(() => setValue("subdomain", subdomain ?? ""), [subdomain, setValue]);
 
   useEffect(() => {
     if (reservation.error)
@@ -150,8 +129,7 @@ export function NewSite() {
   function chooseFiles(files: File[]) {
     const first = files[0];
     if (!first) return;
-    if (files.length > 1)
-      toast.message("Only the first file is used", { description: first.name });
+    if (files.length > 1) toast.message("Only the first file is used", { description: first.name });
     const problem = checkUpload(first, maxBytes);
     if (problem) {
       toast.error(problem.title, { description: problem.description });
@@ -197,8 +175,7 @@ export function NewSite() {
     },
     (found) => {
       const problem = basicsProblem(found);
-      if (problem)
-        toast.error(problem.title, { description: problem.description });
+      if (problem) toast.error(problem.title, { description: problem.description });
       if (found.name) setFocus("name");
     },
   );
@@ -209,36 +186,22 @@ export function NewSite() {
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <div>
-        <Link
-          to="/dashboard/sites"
-          className="inline-flex items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground"
-        >
+        <Link to="/dashboard/sites" className="inline-flex items-center gap-1.5 rounded-sm text-sm text-muted-foreground hover:text-foreground">
           <ArrowLeft className="size-4" aria-hidden />
           {DASHBOARD_TEXT.nav.sites}
         </Link>
-        <h1 className="mt-3 text-2xl font-semibold tracking-tight sm:text-3xl">
-          Create a new site
-        </h1>
+        <h1 className="mt-3 text-2xl font-semibold tracking-tight sm:text-3xl">Create a new site</h1>
         <p className="mt-1.5 text-sm text-muted-foreground">
-          Two quick steps: describe it, then upload. {PRODUCT_NAME} publishes it
-          on its own address.
+          Two quick steps: describe it, then upload. {PRODUCT_NAME} publishes it on its own address.
         </p>
       </div>
 
-      <form
-        onSubmit={onSubmit}
-        noValidate
-        className="rounded-xl border bg-card shadow-sm"
-      >
+      <form onSubmit={onSubmit} noValidate className="rounded-xl border bg-card shadow-sm">
         <div className="border-b px-5 py-5 sm:px-8">
           <StepIndicator current={phase?.kind === "publishing" ? 2 : step} />
         </div>
         <div className="px-5 py-6 sm:px-8 sm:py-8">
-          <h2
-            ref={heading}
-            tabIndex={-1}
-            className="text-lg font-semibold tracking-tight outline-none"
-          >
+          <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold tracking-tight outline-none">
             {copy.title}
           </h2>
           <p className="mt-1 mb-6 text-sm text-muted-foreground">{copy.body}</p>
@@ -268,12 +231,7 @@ export function NewSite() {
               <Link to="/dashboard/sites">Cancel</Link>
             </Button>
           ) : (
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => setStep(0)}
-              disabled={busy}
-            >
+            <Button type="button" variant="outline" onClick={() => setStep(0)} disabled={busy}>
               <ArrowLeft aria-hidden />
               Back
             </Button>
@@ -286,11 +244,7 @@ export function NewSite() {
           ) : (
             <Button type="submit" disabled={busy}>
               <Rocket aria-hidden />
-              {busy
-                ? phase?.kind === "publishing"
-                  ? "Publishing…"
-                  : "Uploading…"
-                : "Create Site"}
+              {busy ? (phase?.kind === "publishing" ? "Publishing…" : "Uploading…") : "Create Site"}
             </Button>
           )}
         </div>

@@ -5,11 +5,7 @@ import { Link } from "react-router";
 import { Plus } from "lucide-react";
 import { DASHBOARD_TEXT, PRODUCT_NAME } from "../../../common/texts";
 import { GetStarted } from "../../components/sites/GetStarted";
-import {
-  HelpCard,
-  PlanCard,
-  TipsCard,
-} from "../../components/sites/OverviewCards";
+import { HelpCard, PlanCard, TipsCard } from "../../components/sites/OverviewCards";
 import { RecentSites } from "../../components/sites/RecentSites";
 import { listStatusOf } from "../../components/sites/siteList";
 import { StatCards } from "../../components/sites/StatCards";
@@ -29,8 +25,7 @@ export function Overview() {
 
   // The spec: on the overview a failed site fetch is only logged (the site list shows the toast).
   useEffect(() => {
-    if (sites.error)
-      console.error(DASHBOARD_TEXT.errorFetchingSites, sites.error);
+    if (sites.error) console.error(DASHBOARD_TEXT.errorFetchingSites, sites.error);
   }, [sites.error]);
 
   const isNew = sites.isSuccess && sites.data.length === 0;
@@ -39,9 +34,7 @@ export function Overview() {
     <div className="flex flex-col gap-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-            {isNew ? `Welcome to ${PRODUCT_NAME}` : "Overview"}
-          </h1>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{isNew ? `Welcome to ${PRODUCT_NAME}` : "Overview"}</h1>
           <p className="mt-1.5 max-w-2xl text-sm leading-relaxed text-muted-foreground sm:text-base">
             {isNew
               ? "Publish an HTML page, a PDF or a zipped static site and share it in seconds."
@@ -56,13 +49,7 @@ export function Overview() {
         </Button>
       </div>
 
-      <StatCards
-        stats={stats.data}
-        loading={stats.isPending}
-        liveSites={
-          sites.data?.filter((site) => listStatusOf(site) === "active").length
-        }
-      />
+      <StatCards stats={stats.data} loading={stats.isPending} liveSites={sites.data?.filter((site) => listStatusOf(site) === "active").length} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">

@@ -7,17 +7,8 @@ import { PRODUCT_NAME, SETTINGS_TEXT as T } from "../../../common/texts";
 import { NotificationsTab } from "../../components/settings/NotificationsTab";
 import { ProfileTab } from "../../components/settings/ProfileTab";
 import { SecurityTab } from "../../components/settings/SecurityTab";
-import {
-  parseSettingsTab,
-  SETTINGS_TABS,
-  type SettingsTab,
-} from "../../components/settings/tabs";
-import {
-  Tabs,
-  TabsContent,
-  TabsList,
-  TabsTrigger,
-} from "../../components/ui/Tabs";
+import { parseSettingsTab, SETTINGS_TABS, type SettingsTab } from "../../components/settings/tabs";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/Tabs";
 
 const TAB_ICON: Record<SettingsTab, LucideIcon> = {
   profile: UserRound,
@@ -44,12 +35,8 @@ export function Settings() {
   return (
     <div className="flex flex-col gap-6">
       <div className="min-w-0">
-        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-          {T.title}
-        </h1>
-        <p className="mt-1.5 max-w-2xl text-sm leading-relaxed text-muted-foreground sm:text-base">
-          {T.subtitle}
-        </p>
+        <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{T.title}</h1>
+        <p className="mt-1.5 max-w-2xl text-sm leading-relaxed text-muted-foreground sm:text-base">{T.subtitle}</p>
       </div>
       <Tabs value={tab} onValueChange={selectTab} className="flex flex-col gap-6">
         <TabsList aria-label="Settings sections">

@@ -8,19 +8,8 @@ import { SITE_TEXT } from "../../../common/sites";
 import { DASHBOARD_TEXT, PRODUCT_NAME } from "../../../common/texts";
 import { SiteCard } from "../../components/sites/SiteCard";
 import { SiteFilterMenu } from "../../components/sites/SiteFilterMenu";
-import {
-  EmptyState,
-  ListSkeleton,
-  NoResults,
-} from "../../components/sites/SiteListStates";
-import {
-  LIST_STATUSES,
-  filterSites,
-  formatStatusParam,
-  listStatusOf,
-  parseStatusParam,
-  type ListStatus,
-} from "../../components/sites/siteList";
+import { EmptyState, ListSkeleton, NoResults } from "../../components/sites/SiteListStates";
+import { LIST_STATUSES, filterSites, formatStatusParam, listStatusOf, parseStatusParam, type ListStatus } from "../../components/sites/siteList";
 import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { LoadError } from "../../components/ui/LoadError";
@@ -64,14 +53,9 @@ export function Sites() {
   }
 
   const all = useMemo(() => sites.data ?? [], [sites.data]);
-  const visible = useMemo(
-    () => filterSites(all, query, statuses),
-    [all, query, statuses],
-  );
+  const visible = useMemo(() => filterSites(all, query, statuses), [all, query, statuses]);
   const counts = useMemo(() => {
-    const result = Object.fromEntries(
-      LIST_STATUSES.map((s) => [s, 0]),
-    ) as Record<ListStatus, number>;
+    const result = Object.fromEntries(LIST_STATUSES.map((s) => [s, 0])) as Record<ListStatus, number>;
     for (const site of all) result[listStatusOf(site)] += 1;
     return result;
   }, [all]);
@@ -81,12 +65,8 @@ export function Sites() {
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0">
-          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">
-            {DASHBOARD_TEXT.nav.sites}
-          </h1>
-          <p className="mt-1.5 text-sm text-muted-foreground">
-            Everything you've published, newest first.
-          </p>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">{DASHBOARD_TEXT.nav.sites}</h1>
+          <p className="mt-1.5 text-sm text-muted-foreground">Everything you've published, newest first.</p>
         </div>
         <Button asChild>
           <Link to="/dashboard/sites/new">
@@ -111,10 +91,7 @@ export function Sites() {
         <>
           <div className="flex gap-2 sm:gap-3">
             <div className="relative min-w-0 flex-1">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden
-              />
+              <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
               <Input
                 type="search"
                 value={query}
@@ -134,21 +111,13 @@ export function Sites() {
                 </button>
               )}
             </div>
-            <SiteFilterMenu
-              selected={statuses}
-              counts={counts}
-              onChange={(status) => update({ status })}
-            />
+            <SiteFilterMenu selected={statuses} counts={counts} onChange={(status) => update({ status })} />
           </div>
 
-          <p
-            className="-mt-2 flex items-center gap-2 text-sm text-muted-foreground"
-            aria-live="polite"
-          >
+          <p className="-mt-2 flex items-center gap-2 text-sm text-muted-foreground" aria-live="polite">
             {narrowed ? (
               <>
-                Showing {visible.length} of {all.length}{" "}
-                {all.length === 1 ? "site" : "sites"}
+                Showing {visible.length} of {all.length} {all.length === 1 ? "site" : "sites"}
                 <button
                   type="button"
                   onClick={() => update({ q: "", status: new Set() })}
@@ -163,10 +132,7 @@ export function Sites() {
           </p>
 
           {visible.length === 0 ? (
-            <NoResults
-              query={query}
-              onClear={() => update({ q: "", status: new Set() })}
-            />
+            <NoResults query={query} onClear={() => update({ q: "", status: new Set() })} />
           ) : (
             <ul className="grid grid-cols-1 gap-4 lg:grid-cols-2">
               {visible.map((site) => (

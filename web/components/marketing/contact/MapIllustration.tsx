@@ -51,7 +51,11 @@ export function MapIllustration({ address, className }: { address: string | null
         <g transform="translate(320 115)">
           <circle r="34" fill="var(--color-primary)" opacity="0.1" />
           <circle r="18" fill="var(--color-primary)" opacity="0.18" />
-          <path d="M0 6 C -13 -8, -15 -14, -15 -21 A 15 15 0 0 1 15 -21 C 15 -14, 13 -8, 0 6 Z" fill="var(--color-primary)" transform="translate(0 -4)" />
+          <path
+            d="M0 6 C -13 -8, -15 -14, -15 -21 A 15 15 0 0 1 15 -21 C 15 -14, 13 -8, 0 6 Z"
+            fill="var(--color-primary)"
+            transform="translate(0 -4)"
+          />
           <circle cy="-25" r="5.5" fill="white" />
         </g>
       </svg>

@@ -9,10 +9,7 @@ export function DocSection({ id, title, lead, children }: { id: string; title: s
     <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-24 border-t pt-12 first:border-t-0 first:pt-0">
       <h2 id={`${id}-title`} className="group flex items-center gap-2 text-2xl font-semibold tracking-tight sm:text-3xl">
         {title}
-        <Link
-          to={`#${id}`}
-          className="rounded text-muted-foreground opacity-0 transition-opacity group-hover:opacity-100 focus-visible:opacity-100"
-        >
+        <Link to={`#${id}`} className="rounded text-muted-foreground opacity-0 transition-opacity group-hover:opacity-100 focus-visible:opacity-100">
           <LinkIcon aria-hidden className="size-4" />
           <span className="sr-only">Link to {title}</span>
         </Link>
@@ -78,9 +75,7 @@ export function Steps({ steps }: { steps: { title: string; body: ReactNode }[] }
     <ol className="space-y-0">
       {steps.map((step, index) => (
         <li key={step.title} className="relative flex gap-4 pb-7 last:pb-0">
-          {index < steps.length - 1 ? (
-            <span aria-hidden className="absolute bottom-0 left-4 top-9 w-px -translate-x-1/2 bg-border" />
-          ) : null}
+          {index < steps.length - 1 ? <span aria-hidden className="absolute bottom-0 left-4 top-9 w-px -translate-x-1/2 bg-border" /> : null}
           <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
             {index + 1}
           </span>

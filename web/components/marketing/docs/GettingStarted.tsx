@@ -14,9 +14,8 @@ export function GettingStarted() {
       lead="Berth puts HTML pages, PDFs and zipped static sites on the web in one step: upload a file and it is live on its own address."
     >
       <p>
-        Each site you create gets a random five-letter subdomain, such as <InlineCode>{`kqzmv.${sitesDomain}`}</InlineCode>.
-        Every upload is published as a new deployment, so you can see what changed and go back when you need to. There
-        is nothing to build and no server to configure.
+        Each site you create gets a random five-letter subdomain, such as <InlineCode>{`kqzmv.${sitesDomain}`}</InlineCode>. Every upload is published
+        as a new deployment, so you can see what changed and go back when you need to. There is nothing to build and no server to configure.
       </p>
 
       <DocHeading>Put a file online</DocHeading>
@@ -41,8 +40,7 @@ export function GettingStarted() {
             title: "Create a site",
             body: (
               <>
-                In the dashboard, open <strong>My Sites</strong> and choose <strong>New site</strong>. Give it a name;
-                Berth assigns the subdomain.
+                In the dashboard, open <strong>My Sites</strong> and choose <strong>New site</strong>. Give it a name; Berth assigns the subdomain.
               </>
             ),
           },
@@ -50,8 +48,8 @@ export function GettingStarted() {
             title: "Upload your file",
             body: (
               <>
-                Drop in an HTML file, a PDF or a <InlineCode>.zip</InlineCode> of a static site. Images (JPG, PNG, GIF),
-                CSS and JavaScript files are accepted too. Deploy, and the site is live at its address.
+                Drop in an HTML file, a PDF or a <InlineCode>.zip</InlineCode> of a static site. Images (JPG, PNG, GIF), CSS and JavaScript files are
+                accepted too. Deploy, and the site is live at its address.
               </>
             ),
           },
@@ -60,14 +58,12 @@ export function GettingStarted() {
 
       <DocHeading>Uploading a whole site</DocHeading>
       <p>
-        Zip the folder that contains your <InlineCode>index.html</InlineCode>, not the folder around it, so that{" "}
-        <InlineCode>index.html</InlineCode> sits at the top of the archive. Link to styles, scripts and images with
-        relative paths (<InlineCode>css/site.css</InlineCode> rather than <InlineCode>/css/site.css</InlineCode>) so
-        they work at any address.
+        Zip the folder that contains your <InlineCode>index.html</InlineCode>, not the folder around it, so that <InlineCode>index.html</InlineCode>{" "}
+        sits at the top of the archive. Link to styles, scripts and images with relative paths (<InlineCode>css/site.css</InlineCode> rather than{" "}
+        <InlineCode>/css/site.css</InlineCode>) so they work at any address.
       </p>
       <Callout title="Deleting is not forever, for 14 days">
-        A deleted site is kept for 14 days, during which you can restore it from the dashboard. After that it is
-        removed for good.
+        A deleted site is kept for 14 days, during which you can restore it from the dashboard. After that it is removed for good.
       </Callout>
     </DocSection>
   );

@@ -8,9 +8,8 @@ export function ApiSection() {
   return (
     <DocSection id="api" title="API reference" lead="Automating Berth from scripts and CI.">
       <Callout title="Planned, not yet available">
-        An HTTP API with personal API tokens, and a <InlineCode>berth</InlineCode> command-line tool built on it, are
-        on the roadmap. Until they ship, the dashboard is the way to create sites, upload files and manage
-        deployments.
+        An HTTP API with personal API tokens, and a <InlineCode>berth</InlineCode> command-line tool built on it, are on the roadmap. Until they ship,
+        the dashboard is the way to create sites, upload files and manage deployments.
       </Callout>
       <p>When the API lands, this section will document it in full, with an OpenAPI description. It is planned to cover:</p>
       <ul className="list-disc space-y-2 pl-6 marker:text-muted-foreground">
@@ -67,8 +66,7 @@ export function Changelog() {
         </article>
       ))}
       <p className="text-sm text-muted-foreground">
-        Coming next: sites, uploads and deployments in the dashboard, one-click rollbacks, private share links,
-        custom domains and analytics.
+        Coming next: sites, uploads and deployments in the dashboard, one-click rollbacks, private share links, custom domains and analytics.
       </p>
     </DocSection>
   );
@@ -97,11 +95,7 @@ const IDEAS: { icon: LucideIcon; title: string; body: string; how: string }[] = 
 
 export function Showcase() {
   return (
-    <DocSection
-      id="showcase"
-      title="Showcase"
-      lead="Ideas for what to publish with Berth, and how to do each one."
-    >
+    <DocSection id="showcase" title="Showcase" lead="Ideas for what to publish with Berth, and how to do each one.">
       <div className="grid gap-4 sm:grid-cols-2">
         {IDEAS.map(({ icon: Icon, title, body, how }) => (
           <article key={title} className="rounded-xl border bg-card p-5 shadow-xs">

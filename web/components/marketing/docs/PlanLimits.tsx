@@ -69,13 +69,11 @@ export function PlanLimits() {
         </table>
       </div>
       <p className="text-sm text-muted-foreground">
-        Sizes are counted in binary units: 1 MB is 1,024 KB. Need more room? Enterprise storage goes up to
-        unlimited; ask the operator.
+        Sizes are counted in binary units: 1 MB is 1,024 KB. Need more room? Enterprise storage goes up to unlimited; ask the operator.
       </p>
       <p className="text-sm text-muted-foreground">
-        Storage counts every file you keep once, across your sites and their kept versions. The compressed copies
-        (brotli and gzip) Berth makes of text files to serve them faster are its own, and count against no one's
-        storage.
+        Storage counts every file you keep once, across your sites and their kept versions. The compressed copies (brotli and gzip) Berth makes of
+        text files to serve them faster are its own, and count against no one's storage.
       </p>
     </DocSection>
   );

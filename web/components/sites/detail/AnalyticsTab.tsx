@@ -14,10 +14,7 @@ import type { SiteResponse } from "../../../../common/sites";
 import { useSiteAnalytics } from "../../../lib/analyticsQueries";
 import { useNow } from "../../../lib/useNow";
 import { cn } from "../../../lib/cn";
-import {
-  AnalyticsEmpty,
-  AnalyticsSkeleton,
-} from "../../analytics/AnalyticsStates";
+import { AnalyticsEmpty, AnalyticsSkeleton } from "../../analytics/AnalyticsStates";
 import { Breakdowns } from "../../analytics/Breakdowns";
 import { formatCount, parseRange } from "../../analytics/format";
 import { RangePicker } from "../../analytics/RangePicker";
@@ -56,33 +53,22 @@ export function AnalyticsTab({ site }: { site: SiteResponse }) {
       <AnalyticsSkeleton />
     );
   } else if (!data.has_data) {
-    body = (
-      <AnalyticsEmpty
-        siteUrl={listStatusOf(site) === "active" ? site.url : null}
-      />
-    );
+    body = <AnalyticsEmpty siteUrl={listStatusOf(site) === "active" ? site.url : null} />;
   } else {
     body = <Figures data={data} switching={analytics.isPlaceholderData} />;
   }
 
   return (
-    <section
-      aria-labelledby="analytics-heading"
-      className="flex flex-col gap-4"
-    >
+    <section aria-labelledby="analytics-heading" className="flex flex-col gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
-          <h2
-            id="analytics-heading"
-            className="text-lg font-semibold tracking-tight"
-          >
+          <h2 id="analytics-heading" className="text-lg font-semibold tracking-tight">
             {ANALYTICS_TEXT.title}
           </h2>
           {/* The empty state says the same in its own words. */}
           {data?.has_data !== false && (
             <p className="mt-0.5 text-sm text-muted-foreground">
-              Counted at Berth's edge: no script in your pages, no cookies, and
-              no IP addresses kept.
+              Counted at Berth's edge: no script in your pages, no cookies, and no IP addresses kept.
             </p>
           )}
         </div>
@@ -108,36 +94,21 @@ function Figures({
 }) {
   const now = useNow(60_000);
   return (
-    <div
-      aria-busy={switching}
-      className={cn(
-        "flex flex-col gap-4 transition-opacity",
-        switching && "opacity-60",
-      )}
-    >
+    <div aria-busy={switching} className={cn("flex flex-col gap-4 transition-opacity", switching && "opacity-60")}>
       <TotalsCards data={data} />
       <p className="-mt-1 flex items-center gap-1.5 text-xs text-muted-foreground">
         <Bot className="size-3.5 shrink-0" aria-hidden />
-        {ANALYTICS_TEXT.bots}: {formatCount(data.totals.bot_requests)} in the
-        last {ANALYTICS_RANGE_LABELS[data.range]}, not in page views or
+        {ANALYTICS_TEXT.bots}: {formatCount(data.totals.bot_requests)} in the last {ANALYTICS_RANGE_LABELS[data.range]}, not in page views or
         visitors.
       </p>
-      <section
-        aria-labelledby="analytics-chart-heading"
-        className="rounded-xl border bg-card p-4 shadow-sm sm:p-5"
-      >
+      <section aria-labelledby="analytics-chart-heading" className="rounded-xl border bg-card p-4 shadow-sm sm:p-5">
         <div className="mb-4 flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
           <div>
-            <h3
-              id="analytics-chart-heading"
-              className="text-sm font-semibold tracking-tight"
-            >
+            <h3 id="analytics-chart-heading" className="text-sm font-semibold tracking-tight">
               Traffic
             </h3>
             <p className="text-xs text-muted-foreground">
-              {data.unit === "hour"
-                ? "Per hour, in your time zone"
-                : "Per day; days are counted in UTC"}
+              {data.unit === "hour" ? "Per hour, in your time zone" : "Per day; days are counted in UTC"}
             </p>
           </div>
           <ChartLegend />

@@ -6,15 +6,7 @@ import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { refreshSite, siteUrl } from "./actions";
 
 /** Confirms and deletes one file, or a folder with everything in it. `file` null: closed. */
-export function DeleteFileDialog({
-  siteId,
-  file,
-  onClose,
-}: {
-  siteId: string;
-  file: SiteFileResponse | null;
-  onClose: () => void;
-}) {
+export function DeleteFileDialog({ siteId, file, onClose }: { siteId: string; file: SiteFileResponse | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (target: SiteFileResponse) =>
@@ -29,11 +21,7 @@ export function DeleteFileDialog({
   });
 
   const folder = file?.is_folder ?? false;
-  const name = (
-    <strong className="break-all font-medium text-foreground">
-      {file?.filename}
-    </strong>
-  );
+  const name = <strong className="break-all font-medium text-foreground">{file?.filename}</strong>;
   return (
     <ConfirmDialog
       open={file !== null}
@@ -41,24 +29,14 @@ export function DeleteFileDialog({
       title={folder ? "Delete this folder?" : "Delete this file?"}
       description={
         <>
-          {folder ? (
-            <>
-              The folder {name} and everything in it will be deleted from the
-              site.
-            </>
-          ) : (
-            <>{name} will be deleted from the site.</>
-          )}{" "}
-          A new version is published without it; earlier versions keep their
-          copy, so you can roll back.
+          {folder ? <>The folder {name} and everything in it will be deleted from the site.</> : <>{name} will be deleted from the site.</>} A new
+          version is published without it; earlier versions keep their copy, so you can roll back.
         </>
       }
       confirmLabel="Delete"
       pendingLabel="Deleting"
       destructive
-      failureTitle={
-        folder ? "Failed to delete folder" : "Failed to delete file"
-      }
+      failureTitle={folder ? "Failed to delete folder" : "Failed to delete file"}
       onConfirm={() => (file ? remove.mutateAsync(file) : undefined)}
     />
   );

@@ -1,13 +1,4 @@
-import {
-  ArrowUpRight,
-  CheckCircle2,
-  Clock,
-  FileStack,
-  HardDrive,
-  Redo2,
-  Undo2,
-  XCircle,
-} from "lucide-react";
+import { ArrowUpRight, CheckCircle2, Clock, FileStack, HardDrive, Redo2, Undo2, XCircle } from "lucide-react";
 import { formatBytes, timeAgo } from "../../../../common/format";
 import { SITE_TEXT, type DeploymentResponse } from "../../../../common/sites";
 import { cn } from "../../../lib/cn";
@@ -53,11 +44,7 @@ export function DeploymentCard({
             )}
             <StatusText status={status} />
           </div>
-          {deployment.note && (
-            <p className="mt-1 truncate text-sm text-foreground/80">
-              {deployment.note}
-            </p>
-          )}
+          {deployment.note && <p className="mt-1 truncate text-sm text-foreground/80">{deployment.note}</p>}
           {status === "failed" && deployment.error && (
             <p className="mt-2 rounded-md border border-destructive/20 bg-destructive/5 px-3 py-2 font-mono text-xs text-destructive">
               {deployment.error}
@@ -66,17 +53,13 @@ export function DeploymentCard({
           <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
             <li className="flex items-center gap-1.5">
               <Clock className="size-3.5" aria-hidden />
-              <time
-                dateTime={deployment.created_at}
-                title={created.toLocaleString()}
-              >
+              <time dateTime={deployment.created_at} title={created.toLocaleString()}>
                 {timeAgo(created, now)}
               </time>
             </li>
             <li className="flex items-center gap-1.5">
               <FileStack className="size-3.5" aria-hidden />
-              {deployment.file_count}{" "}
-              {deployment.file_count === 1 ? "file" : "files"}
+              {deployment.file_count} {deployment.file_count === 1 ? "file" : "files"}
             </li>
             <li className="flex items-center gap-1.5">
               <HardDrive className="size-3.5" aria-hidden />
@@ -88,27 +71,17 @@ export function DeploymentCard({
       {status === "success" && (
         <div className="flex shrink-0 gap-2 pl-[50px] sm:pl-0">
           {!deployment.is_live && canChangeLive && (
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => onMakeLive(deployment)}
-            >
+            <Button variant="outline" size="sm" onClick={() => onMakeLive(deployment)}>
               {rollback ? <Undo2 aria-hidden /> : <Redo2 aria-hidden />}
               {rollback ? "Roll back" : "Make live"}
             </Button>
           )}
           {deployment.deployment_url && (
             <Button variant="outline" size="sm" asChild>
-              <a
-                href={deployment.deployment_url}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
+              <a href={deployment.deployment_url} target="_blank" rel="noopener noreferrer">
                 {SITE_TEXT.visitSite}
                 <ArrowUpRight aria-hidden />
-                <span className="sr-only">
-                  (version {deployment.version}, opens in a new tab)
-                </span>
+                <span className="sr-only">(version {deployment.version}, opens in a new tab)</span>
               </a>
             </Button>
           )}
@@ -140,21 +113,7 @@ function StatusIcon({ status }: { status: DeploymentResponse["status"] }) {
 }
 
 function StatusText({ status }: { status: DeploymentResponse["status"] }) {
-  if (status === "success")
-    return (
-      <span className="text-sm font-medium text-success">
-        {SITE_TEXT.deploySuccess}
-      </span>
-    );
-  if (status === "failed")
-    return (
-      <span className="text-sm font-medium text-destructive">
-        {SITE_TEXT.deployFailed}
-      </span>
-    );
-  return (
-    <span className="text-sm font-medium text-primary">
-      {SITE_TEXT.deployInProgress}
-    </span>
-  );
+  if (status === "success") return <span className="text-sm font-medium text-success">{SITE_TEXT.deploySuccess}</span>;
+  if (status === "failed") return <span className="text-sm font-medium text-destructive">{SITE_TEXT.deployFailed}</span>;
+  return <span className="text-sm font-medium text-primary">{SITE_TEXT.deployInProgress}</span>;
 }

@@ -3,11 +3,7 @@
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { History, Rocket } from "lucide-react";
-import {
-  SITE_TEXT,
-  type DeploymentResponse,
-  type SiteResponse,
-} from "../../../../common/sites";
+import { SITE_TEXT, type DeploymentResponse, type SiteResponse } from "../../../../common/sites";
 import { useDeployments, useStats } from "../../../lib/queries";
 import { PLANS } from "../../../../common/plans";
 import { Button } from "../../ui/Button";
@@ -31,8 +27,7 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
   const stats = useStats();
   const kept = stats.data ? PLANS[stats.data.plan].deploymentsKept : undefined;
   const live = list?.find((deployment) => deployment.is_live) ?? null;
-  const goingBack =
-    target !== null && live !== null && target.version < live.version;
+  const goingBack = target !== null && live !== null && target.version < live.version;
 
   useEffect(() => {
     if (deployments.error)
@@ -42,40 +37,19 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
   }, [deployments.error, deployments.errorUpdatedAt]);
 
   return (
-    <section
-      aria-labelledby="deployments-heading"
-      className="flex flex-col gap-4"
-    >
+    <section aria-labelledby="deployments-heading" className="flex flex-col gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
         <div>
-          <h2
-            id="deployments-heading"
-            className="text-lg font-semibold tracking-tight"
-          >
+          <h2 id="deployments-heading" className="text-lg font-semibold tracking-tight">
             {SITE_TEXT.recentDeployments}
           </h2>
           <p className="mt-0.5 text-sm text-muted-foreground">
-            Every change publishes a new version. Each keeps its own address, so
-            you can return to it at any time.
-            {kept !== null && kept !== undefined && (
-              <>
-                {" "}
-                Your plan keeps the last {kept}; older versions are removed
-                when you publish.
-              </>
-            )}
+            Every change publishes a new version. Each keeps its own address, so you can return to it at any time.
+            {kept !== null && kept !== undefined && <> Your plan keeps the last {kept}; older versions are removed when you publish.</>}
           </p>
         </div>
-        <Button
-          onClick={() => deploy.mutate()}
-          disabled={site.is_deleted || deploy.isPending}
-          className="shrink-0"
-        >
-          {deploy.isPending ? (
-            <Spinner className="size-4 text-current" label="Deploying" />
-          ) : (
-            <Rocket aria-hidden />
-          )}
+        <Button onClick={() => deploy.mutate()} disabled={site.is_deleted || deploy.isPending} className="shrink-0">
+          {deploy.isPending ? <Spinner className="size-4 text-current" label="Deploying" /> : <Rocket aria-hidden />}
           {SITE_TEXT.deployNow}
         </Button>
       </div>
@@ -90,12 +64,7 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
       ) : !list ? (
         <Loading label="Loading deployments" className="flex flex-col gap-3">
           {[0, 1, 2].map((row) => (
-            <SkeletonRow
-              key={row}
-              media="size-9 rounded-full"
-              lines={["w-48", "w-64"]}
-              className="gap-3.5 rounded-xl border bg-card p-5"
-            />
+            <SkeletonRow key={row} media="size-9 rounded-full" lines={["w-48", "w-64"]} className="gap-3.5 rounded-xl border bg-card p-5" />
           ))}
         </Loading>
       ) : list.length === 0 ? (
@@ -123,19 +92,11 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
       <ConfirmDialog
         open={target !== null}
         onOpenChange={(open) => !open && setTarget(null)}
-        title={
-          goingBack
-            ? `Roll back to version ${target?.version}?`
-            : `Make version ${target?.version} live?`
-        }
+        title={goingBack ? `Roll back to version ${target?.version}?` : `Make version ${target?.version} live?`}
         description={
           <>
-            Visitors of{" "}
-            <span className="font-medium text-foreground">
-              {displayUrl(site)}
-            </span>{" "}
-            will see version {target?.version} right away. No version is
-            deleted, so you can switch back at any time.
+            Visitors of <span className="font-medium text-foreground">{displayUrl(site)}</span> will see version {target?.version} right away. No
+            version is deleted, so you can switch back at any time.
           </>
         }
         confirmLabel={goingBack ? "Roll back" : "Make live"}

@@ -6,13 +6,7 @@ import type { SiteResponse } from "../../../../common/sites";
 import { useSiteDomains, useStats } from "../../../lib/queries";
 import { AddDomainForm } from "../../domains/AddDomainForm";
 import { DomainList } from "../../domains/DomainList";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/Card";
 import { ProFeaturePrompt } from "./ProFeaturePrompt";
 
 export function DomainsCard({ site }: { site: SiteResponse }) {
@@ -26,23 +20,13 @@ export function DomainsCard({ site }: { site: SiteResponse }) {
           <Link2 className="size-4 text-muted-foreground" aria-hidden />
           Domains
         </CardTitle>
-        <CardDescription>
-          Serve this site on domain names you own, as well as on its own
-          address.
-        </CardDescription>
+        <CardDescription>Serve this site on domain names you own, as well as on its own address.</CardDescription>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-6 pt-6">
         {planId && !PLANS[planId].customDomains ? (
-          <ProFeaturePrompt
-            feature="Custom domains are a Pro feature."
-            action="Upgrade to Pro to add a domain."
-            planId={planId}
-          />
+          <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={planId} />
         ) : (
-          <AddDomainForm
-            siteId={site.id}
-            disabled={!planId || site.is_deleted}
-          />
+          <AddDomainForm siteId={site.id} disabled={!planId || site.is_deleted} />
         )}
         <DomainList
           domains={domains.data}

@@ -5,12 +5,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import type { z } from "zod";
-import {
-  SITE_DESCRIPTION_MAX,
-  SITE_NAME_MAX,
-  UpdateSiteRequest,
-  type SiteResponse,
-} from "../../../../common/sites";
+import { SITE_DESCRIPTION_MAX, SITE_NAME_MAX, UpdateSiteRequest, type SiteResponse } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
 import { DialogFormActions, FormDialog } from "../../ui/Dialog";
@@ -21,15 +16,7 @@ import { siteUrl } from "./actions";
 
 type EditInput = z.input<typeof UpdateSiteRequest>;
 
-export function EditSiteDialog({
-  site,
-  open,
-  onOpenChange,
-}: {
-  site: SiteResponse;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+export function EditSiteDialog({ site, open, onOpenChange }: { site: SiteResponse; open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
   const {
     register,
@@ -71,8 +58,7 @@ export function EditSiteDialog({
     onError: (error) => {
       if (error instanceof ApiError && error.fields) {
         if (error.fields.name) setError("name", { message: error.fields.name });
-        if (error.fields.description)
-          setError("description", { message: error.fields.description });
+        if (error.fields.description) setError("description", { message: error.fields.description });
       }
       toast.error("Failed to update site", {
         description: errorDescription(error),
@@ -88,23 +74,10 @@ export function EditSiteDialog({
       onOpenChange={onOpenChange}
       pending={save.isPending}
       title="Edit site"
-      description={
-        <>
-          Change how this site is named in your dashboard. Its address stays the
-          same.
-        </>
-      }
+      description={<>Change how this site is named in your dashboard. Its address stays the same.</>}
     >
-      <form
-        noValidate
-        className="mt-5 grid gap-5"
-        onSubmit={handleSubmit((values) => save.mutate(values))}
-      >
-        <FormField
-          id="edit-site-name"
-          label="Site Name"
-          error={errors.name?.message}
-        >
+      <form noValidate className="mt-5 grid gap-5" onSubmit={handleSubmit((values) => save.mutate(values))}>
+        <FormField id="edit-site-name" label="Site Name" error={errors.name?.message}>
           <Input
             id="edit-site-name"
             maxLength={SITE_NAME_MAX}
@@ -117,10 +90,7 @@ export function EditSiteDialog({
           id="edit-site-description"
           label="Description"
           aside={
-            <span
-              className="text-xs tabular-nums text-muted-foreground"
-              aria-hidden
-            >
+            <span className="text-xs tabular-nums text-muted-foreground" aria-hidden>
               {description.length}/{SITE_DESCRIPTION_MAX}
             </span>
           }
@@ -132,19 +102,11 @@ export function EditSiteDialog({
             maxLength={SITE_DESCRIPTION_MAX}
             placeholder="What is this site for? (optional)"
             className="min-h-24 resize-y"
-            {...describedBy(
-              "edit-site-description",
-              errors.description?.message,
-            )}
+            {...describedBy("edit-site-description", errors.description?.message)}
             {...register("description")}
           />
         </FormField>
-        <DialogFormActions
-          submitLabel="Save changes"
-          pendingLabel="Saving"
-          pending={save.isPending}
-          disabled={!isDirty}
-        />
+        <DialogFormActions submitLabel="Save changes" pendingLabel="Saving" pending={save.isPending} disabled={!isDirty} />
       </form>
     </FormDialog>
   );

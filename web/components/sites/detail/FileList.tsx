@@ -4,22 +4,9 @@ import { Download, ExternalLink, MoreHorizontal, Trash2 } from "lucide-react";
 import { fileTypeLabel, formatBytes } from "../../../../common/format";
 import type { SiteFileResponse } from "../../../../common/sites";
 import { Button } from "../../ui/Button";
-import {
-  Menu,
-  MenuContent,
-  MenuItem,
-  MenuSeparator,
-  MenuTrigger,
-} from "../../ui/Menu";
+import { Menu, MenuContent, MenuItem, MenuSeparator, MenuTrigger } from "../../ui/Menu";
 import { Skeleton } from "../../ui/Skeleton";
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from "../../ui/Table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../ui/Table";
 import { siteUrl } from "./actions";
 import { FileIcon } from "../FileIcon";
 
@@ -43,13 +30,7 @@ function size(file: SiteFileResponse): string {
   return file.is_folder ? "—" : formatBytes(file.file_size);
 }
 
-export function FileList({
-  siteId,
-  files,
-  readOnly,
-  onOpenFolder,
-  onDelete,
-}: FileListProps) {
+export function FileList({ siteId, files, readOnly, onOpenFolder, onDelete }: FileListProps) {
   const rows = Array.from({ length: FILE_SKELETON_ROWS }, (_, index) => index);
   return (
     <>
@@ -72,31 +53,18 @@ export function FileList({
                   <TableCell className="max-w-0 pl-5">
                     <FileName file={file} onOpenFolder={onOpenFolder} />
                   </TableCell>
-                  <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">
-                    {size(file)}
-                  </TableCell>
+                  <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">{size(file)}</TableCell>
                   <TableCell className="whitespace-nowrap text-muted-foreground">
                     <TypeLabel file={file} />
                   </TableCell>
-                  <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">
-                    {modified(file)}
-                  </TableCell>
+                  <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">{modified(file)}</TableCell>
                   <TableCell className="pr-5 text-right">
-                    <RowMenu
-                      siteId={siteId}
-                      file={file}
-                      readOnly={readOnly}
-                      onDelete={onDelete}
-                    />
+                    <RowMenu siteId={siteId} file={file} readOnly={readOnly} onDelete={onDelete} />
                   </TableCell>
                 </TableRow>
               ))
             : rows.map((row) => (
-                <TableRow
-                  key={row}
-                  data-skeleton-row
-                  className="hover:bg-transparent"
-                >
+                <TableRow key={row} data-skeleton-row className="hover:bg-transparent">
                   <TableCell className="pl-5">
                     <div className="flex items-center gap-3">
                       <Skeleton className="size-8" />
@@ -120,37 +88,21 @@ export function FileList({
         </TableBody>
       </Table>
 
-      <ul
-        className="divide-y md:hidden"
-        aria-busy={files ? undefined : true}
-        aria-label="Files"
-      >
+      <ul className="divide-y md:hidden" aria-busy={files ? undefined : true} aria-label="Files">
         {files
           ? files.map((file) => (
               <li key={file.id} className="flex items-center gap-3 px-4 py-3">
                 <div className="min-w-0 flex-1">
                   <FileName file={file} onOpenFolder={onOpenFolder} />
                   <p className="mt-0.5 truncate pl-11 text-xs text-muted-foreground">
-                    {file.is_folder
-                      ? "Folder"
-                      : `${size(file)} · ${fileTypeLabel(file.filename, false)}`}{" "}
-                    · {modified(file)}
+                    {file.is_folder ? "Folder" : `${size(file)} · ${fileTypeLabel(file.filename, false)}`} · {modified(file)}
                   </p>
                 </div>
-                <RowMenu
-                  siteId={siteId}
-                  file={file}
-                  readOnly={readOnly}
-                  onDelete={onDelete}
-                />
+                <RowMenu siteId={siteId} file={file} readOnly={readOnly} onDelete={onDelete} />
               </li>
             ))
           : rows.map((row) => (
-              <li
-                key={row}
-                data-skeleton-row
-                className="flex items-center gap-3 px-4 py-3"
-              >
+              <li key={row} data-skeleton-row className="flex items-center gap-3 px-4 py-3">
                 <Skeleton className="size-8" />
                 <div className="flex flex-1 flex-col gap-1.5">
                   <Skeleton className="h-4 w-2/3" />
@@ -166,20 +118,10 @@ export function FileList({
 function TypeLabel({ file }: { file: SiteFileResponse }) {
   const label = fileTypeLabel(file.filename, file.is_folder);
   if (file.is_folder || label === "Unknown") return <>{label}</>;
-  return (
-    <span className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
-      {label}
-    </span>
-  );
+  return <span className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{label}</span>;
 }
 
-function FileName({
-  file,
-  onOpenFolder,
-}: {
-  file: SiteFileResponse;
-  onOpenFolder: (file: SiteFileResponse) => void;
-}) {
+function FileName({ file, onOpenFolder }: { file: SiteFileResponse; onOpenFolder: (file: SiteFileResponse) => void }) {
   const content = (
     <>
       <FileIcon name={file.filename} isFolder={file.is_folder} />
@@ -188,10 +130,7 @@ function FileName({
   );
   if (!file.is_folder) {
     return (
-      <div
-        className="flex min-w-0 items-center gap-3 font-medium"
-        title={file.filename}
-      >
+      <div className="flex min-w-0 items-center gap-3 font-medium" title={file.filename}>
         {content}
       </div>
     );
@@ -219,10 +158,7 @@ function RowMenu({
   readOnly: boolean;
   onDelete: (file: SiteFileResponse) => void;
 }) {
-  const downloadUrl = siteUrl(
-    siteId,
-    `/files/${encodeURIComponent(file.id)}/download`,
-  );
+  const downloadUrl = siteUrl(siteId, `/files/${encodeURIComponent(file.id)}/download`);
   return (
     <Menu modal={false}>
       <MenuTrigger asChild>
@@ -239,11 +175,7 @@ function RowMenu({
         {!file.is_folder && (
           <>
             <MenuItem asChild disabled={readOnly || !file.url}>
-              <a
-                href={file.url ?? undefined}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
+              <a href={file.url ?? undefined} target="_blank" rel="noopener noreferrer">
                 <ExternalLink aria-hidden />
                 View
               </a>

@@ -2,11 +2,7 @@
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { FolderOpen, FolderPlus, Upload } from "lucide-react";
-import {
-  SITE_TEXT,
-  type SiteFileResponse,
-  type SiteResponse,
-} from "../../../../common/sites";
+import { SITE_TEXT, type SiteFileResponse, type SiteResponse } from "../../../../common/sites";
 import { useSiteFiles } from "../../../lib/queries";
 import { Button } from "../../ui/Button";
 import { Card } from "../../ui/Card";
@@ -19,15 +15,7 @@ import { NewFolderDialog } from "./NewFolderDialog";
 import { childPath } from "./paths";
 import { UploadDialog } from "./UploadDialog";
 
-export function FilesTab({
-  site,
-  path,
-  onOpenPath,
-}: {
-  site: SiteResponse;
-  path: string | null;
-  onOpenPath: (path: string | null) => void;
-}) {
+export function FilesTab({ site, path, onOpenPath }: { site: SiteResponse; path: string | null; onOpenPath: (path: string | null) => void }) {
   const files = useSiteFiles(site.id, path);
   const [folderOpen, setFolderOpen] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
@@ -35,18 +23,13 @@ export function FilesTab({
   const readOnly = site.is_deleted;
 
   useEffect(() => {
-    if (files.error)
-      toast.error(SITE_TEXT.filesFailed, { description: files.error.message });
+    if (files.error) toast.error(SITE_TEXT.filesFailed, { description: files.error.message });
     // errorUpdatedAt: one toast per failed fetch, not one per render.
   }, [files.error, files.errorUpdatedAt]);
 
   const actions = (upload: string) => (
     <>
-      <Button
-        variant="outline"
-        onClick={() => setFolderOpen(true)}
-        disabled={readOnly}
-      >
+      <Button variant="outline" onClick={() => setFolderOpen(true)} disabled={readOnly}>
         <FolderPlus aria-hidden />
         {SITE_TEXT.newFolder}
       </Button>
@@ -97,29 +80,13 @@ export function FilesTab({
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <FolderBreadcrumb path={path} onOpen={onOpenPath} />
-        <div className="flex shrink-0 gap-2 [&>button]:flex-1 sm:[&>button]:flex-none">
-          {actions(SITE_TEXT.upload)}
-        </div>
+        <div className="flex shrink-0 gap-2 [&>button]:flex-1 sm:[&>button]:flex-none">{actions(SITE_TEXT.upload)}</div>
       </div>
       <Card className="overflow-hidden">{body}</Card>
 
-      <NewFolderDialog
-        siteId={site.id}
-        parent={path}
-        open={folderOpen}
-        onOpenChange={setFolderOpen}
-      />
-      <UploadDialog
-        siteId={site.id}
-        parent={path}
-        open={uploadOpen}
-        onOpenChange={setUploadOpen}
-      />
-      <DeleteFileDialog
-        siteId={site.id}
-        file={deleting}
-        onClose={() => setDeleting(null)}
-      />
+      <NewFolderDialog siteId={site.id} parent={path} open={folderOpen} onOpenChange={setFolderOpen} />
+      <UploadDialog siteId={site.id} parent={path} open={uploadOpen} onOpenChange={setUploadOpen} />
+      <DeleteFileDialog siteId={site.id} file={deleting} onClose={() => setDeleting(null)} />
     </div>
   );
 }

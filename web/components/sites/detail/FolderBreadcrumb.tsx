@@ -4,13 +4,7 @@ import { cn } from "../../../lib/cn";
 import { breadcrumbsFromPath } from "./paths";
 
 /** Home › a › b: every crumb but the current folder opens its folder. */
-export function FolderBreadcrumb({
-  path,
-  onOpen,
-}: {
-  path: string | null;
-  onOpen: (path: string | null) => void;
-}) {
+export function FolderBreadcrumb({ path, onOpen }: { path: string | null; onOpen: (path: string | null) => void }) {
   const crumbs = breadcrumbsFromPath(path);
   return (
     <nav aria-label="Folder" className="min-w-0">
@@ -31,14 +25,10 @@ export function FolderBreadcrumb({
                   aria-current={current ? "location" : undefined}
                   className={cn(
                     "inline-flex max-w-48 cursor-pointer items-center gap-1.5 truncate rounded-md px-1.5 py-1 transition-colors hover:bg-muted hover:text-foreground",
-                    current
-                      ? "font-medium text-foreground"
-                      : "text-muted-foreground",
+                    current ? "font-medium text-foreground" : "text-muted-foreground",
                   )}
                 >
-                  {index === 0 && (
-                    <Home className="size-4 shrink-0" aria-hidden />
-                  )}
+                  {index === 0 && <Home className="size-4 shrink-0" aria-hidden />}
                   <span className="truncate">{crumb.label}</span>
                 </button>
               </li>

@@ -2,11 +2,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import {
-  NewFolderForm,
-  SITE_TEXT,
-  type FolderResponse,
-} from "../../../../common/sites";
+import { NewFolderForm, SITE_TEXT, type FolderResponse } from "../../../../common/sites";
 import { api, errorDescription } from "../../../lib/api";
 import { DialogFormActions, FormDialog } from "../../ui/Dialog";
 import { Input } from "../../ui/Input";
@@ -72,27 +68,16 @@ export function NewFolderDialog({
       title={SITE_TEXT.createFolderTitle}
       description={
         <>
-          Created in{" "}
-          <span className="font-medium text-foreground">{location}</span>.
+          Created in <span className="font-medium text-foreground">{location}</span>.
         </>
       }
       className="max-w-md"
     >
       <form noValidate onSubmit={submit} className="mt-5 grid gap-5">
         <FormField id="new-folder-name" label={SITE_TEXT.folderNameLabel}>
-          <Input
-            id="new-folder-name"
-            placeholder={SITE_TEXT.folderNamePlaceholder}
-            autoComplete="off"
-            autoFocus
-            {...register("name")}
-          />
+          <Input id="new-folder-name" placeholder={SITE_TEXT.folderNamePlaceholder} autoComplete="off" autoFocus {...register("name")} />
         </FormField>
-        <DialogFormActions
-          submitLabel={SITE_TEXT.createFolder}
-          pendingLabel="Creating"
-          pending={create.isPending}
-        />
+        <DialogFormActions submitLabel={SITE_TEXT.createFolder} pendingLabel="Creating" pending={create.isPending} />
       </form>
     </FormDialog>
   );

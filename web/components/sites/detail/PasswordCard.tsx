@@ -10,24 +10,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LockKeyhole } from "lucide-react";
 import { toast } from "sonner";
 import { PLANS } from "../../../../common/plans";
-import {
-  SetSitePasswordForm,
-  SITE_PASSWORD_TEXT,
-  type SetSitePasswordRequest,
-  type SiteResponse,
-} from "../../../../common/sites";
+import { SetSitePasswordForm, SITE_PASSWORD_TEXT, type SetSitePasswordRequest, type SiteResponse } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from "../../ui/Card";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "../../ui/Card";
 import { FormField, describedBy } from "../../ui/FormField";
 import { PasswordInput } from "../../ui/PasswordInput";
 import { Spinner } from "../../ui/Spinner";
@@ -80,8 +68,7 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
   });
 
   const remove = useMutation({
-    mutationFn: () =>
-      api<SiteResponse>(siteUrl(site.id, "/password"), { method: "DELETE" }),
+    mutationFn: () => api<SiteResponse>(siteUrl(site.id, "/password"), { method: "DELETE" }),
     onSuccess: (next) => {
       updated(next);
       toast.success(SITE_PASSWORD_TEXT.removed);
@@ -112,16 +99,11 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
             </span>
           </CardTitle>
           <CardDescription>
-            Visitors must enter this password before they see any page or file
-            of the site. Changing it signs every visitor out.
+            Visitors must enter this password before they see any page or file of the site. Changing it signs every visitor out.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 pt-6 sm:grid-cols-2">
-          <FormField
-            id="site-password"
-            label={isProtected ? "New password" : "Password"}
-            error={errors.password?.message}
-          >
+          <FormField id="site-password" label={isProtected ? "New password" : "Password"} error={errors.password?.message}>
             <PasswordInput
               id="site-password"
               autoComplete="new-password"
@@ -130,11 +112,7 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
               {...register("password")}
             />
           </FormField>
-          <FormField
-            id="site-password-confirm"
-            label="Confirm password"
-            error={errors.confirm?.message}
-          >
+          <FormField id="site-password-confirm" label="Confirm password" error={errors.confirm?.message}>
             <PasswordInput
               id="site-password-confirm"
               autoComplete="new-password"
@@ -152,11 +130,7 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
             open={confirmRemove}
             onOpenChange={setConfirmRemove}
             trigger={
-              <Button
-                type="button"
-                variant="outline"
-                disabled={!isProtected || busy || site.is_deleted}
-              >
+              <Button type="button" variant="outline" disabled={!isProtected || busy || site.is_deleted}>
                 Remove password
               </Button>
             }

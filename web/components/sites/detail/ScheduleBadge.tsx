@@ -11,11 +11,7 @@ const TONE: Record<NonNullable<Badge>["tone"], string> = {
 };
 
 /** "Expires in 3 days", "Expired", "Goes live in 2 hours" beside the site's status; kept current. */
-export function ScheduleBadge({
-  site,
-}: {
-  site: Pick<SiteResponse, "expires_at" | "publish_at">;
-}) {
+export function ScheduleBadge({ site }: { site: Pick<SiteResponse, "expires_at" | "publish_at"> }) {
   const [now, setNow] = useState(() => Date.now());
   const scheduled = site.expires_at !== null || site.publish_at !== null;
   useEffect(() => {
@@ -28,10 +24,7 @@ export function ScheduleBadge({
   return (
     <span
       title={badge.title}
-      className={cn(
-        "inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border px-2 text-xs font-medium whitespace-nowrap",
-        TONE[badge.tone],
-      )}
+      className={cn("inline-flex h-6 shrink-0 items-center gap-1.5 rounded-full border px-2 text-xs font-medium whitespace-nowrap", TONE[badge.tone])}
     >
       <CalendarClock className="size-3.5" aria-hidden />
       {badge.label}

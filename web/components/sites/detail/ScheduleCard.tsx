@@ -9,22 +9,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toast } from "sonner";
 import { PLANS } from "../../../../common/plans";
-import {
-  SCHEDULE_TEXT,
-  type SiteResponse,
-  type UpdateScheduleRequest,
-} from "../../../../common/sites";
+import { SCHEDULE_TEXT, type SiteResponse, type UpdateScheduleRequest } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
 import { Button } from "../../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-} from "../../ui/Card";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "../../ui/Card";
 import { FormField, describedBy } from "../../ui/FormField";
 import { Input } from "../../ui/Input";
 import { Spinner } from "../../ui/Spinner";
@@ -94,16 +83,10 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
       <form noValidate onSubmit={submit}>
         <CardHeader className="border-b">
           <CardTitle className="flex items-center gap-2 text-base">
-            <CalendarClock
-              className="size-4 text-muted-foreground"
-              aria-hidden
-            />
+            <CalendarClock className="size-4 text-muted-foreground" aria-hidden />
             Schedule
           </CardTitle>
-          <CardDescription>
-            Take the site offline after a date, or keep it hidden until one.
-            Times are in your local time zone.
-          </CardDescription>
+          <CardDescription>Take the site offline after a date, or keep it hidden until one. Times are in your local time zone.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5 pt-6 sm:grid-cols-2">
           <FormField
@@ -135,16 +118,15 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
             />
           </FormField>
           {planId && !allowed ? (
-            <ProFeaturePrompt feature="Site expiry and go-live times are a Pro feature." action="Upgrade to Pro to schedule this site." planId={planId} />
+            <ProFeaturePrompt
+              feature="Site expiry and go-live times are a Pro feature."
+              action="Upgrade to Pro to schedule this site."
+              planId={planId}
+            />
           ) : null}
         </CardContent>
         <CardFooter className="flex flex-wrap justify-end gap-2 border-t pt-4">
-          <Button
-            type="button"
-            variant="outline"
-            onClick={clear}
-            disabled={!hasSchedule || save.isPending || site.is_deleted}
-          >
+          <Button type="button" variant="outline" onClick={clear} disabled={!hasSchedule || save.isPending || site.is_deleted}>
             Clear
           </Button>
           <Button type="submit" disabled={disabled}>

@@ -2,13 +2,7 @@ import type { ReactNode } from "react";
 import { Pencil } from "lucide-react";
 import { SITE_TEXT, type SiteResponse } from "../../../../common/sites";
 import { Button } from "../../ui/Button";
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from "../../ui/Card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/Card";
 import { hostOf } from "../siteList";
 import { DomainsCard } from "./DomainsCard";
 import { PasswordCard } from "./PasswordCard";
@@ -18,22 +12,14 @@ import { ScheduleCard } from "./ScheduleCard";
  * The spec's read-only settings ('Edit Settings' opens the same dialog as 'Edit Site'), then
  * the site's custom domains, its schedule and its password.
  */
-export function SettingsTab({
-  site,
-  onEdit,
-}: {
-  site: SiteResponse;
-  onEdit: () => void;
-}) {
+export function SettingsTab({ site, onEdit }: { site: SiteResponse; onEdit: () => void }) {
   return (
     <div className="grid grid-cols-1 gap-6">
       <Card>
         <CardHeader className="flex-row flex-wrap items-start justify-between gap-4 border-b">
           <div className="grid gap-1.5">
             <CardTitle className="text-base">General</CardTitle>
-            <CardDescription>
-              How this site is named and where it is served.
-            </CardDescription>
+            <CardDescription>How this site is named and where it is served.</CardDescription>
           </div>
           <Button variant="outline" onClick={onEdit} disabled={site.is_deleted}>
             <Pencil aria-hidden />
@@ -45,21 +31,15 @@ export function SettingsTab({
             <Row label="Site Name">{site.name}</Row>
             <Row label="Subdomain">
               <span className="inline-flex max-w-full items-center overflow-hidden rounded-md border bg-muted/40 font-mono text-[13px]">
-                <span className="truncate px-2.5 py-1 font-medium">
-                  {site.subdomain}
-                </span>
-                <span className="truncate border-l bg-muted px-2.5 py-1 text-muted-foreground">
-                  .{hostOf(site.url, site.subdomain)}
-                </span>
+                <span className="truncate px-2.5 py-1 font-medium">{site.subdomain}</span>
+                <span className="truncate border-l bg-muted px-2.5 py-1 text-muted-foreground">.{hostOf(site.url, site.subdomain)}</span>
               </span>
             </Row>
             <Row label="Description">
               {site.description ? (
                 <span className="whitespace-pre-line">{site.description}</span>
               ) : (
-                <span className="text-muted-foreground italic">
-                  No description
-                </span>
+                <span className="text-muted-foreground italic">No description</span>
               )}
             </Row>
           </dl>

@@ -73,15 +73,7 @@ export function SiteNotFound() {
   );
 }
 
-export function SiteLoadFailed({
-  message,
-  onRetry,
-  retrying,
-}: {
-  message: string;
-  onRetry: () => void;
-  retrying: boolean;
-}) {
+export function SiteLoadFailed({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
   return (
     <LoadError
       heading="h1"

@@ -2,24 +2,8 @@
 // for deletion offers only 'Restore Site', as the spec says.
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
-import {
-  ArrowLeft,
-  ArrowUpRight,
-  Calendar,
-  EyeOff,
-  Files,
-  HardDrive,
-  Layers,
-  Pencil,
-  Rocket,
-  RotateCcw,
-  Trash2,
-} from "lucide-react";
-import {
-  DELETION_GRACE_DAYS,
-  SITE_TEXT,
-  type SiteResponse,
-} from "../../../../common/sites";
+import { ArrowLeft, ArrowUpRight, Calendar, EyeOff, Files, HardDrive, Layers, Pencil, Rocket, RotateCcw, Trash2 } from "lucide-react";
+import { DELETION_GRACE_DAYS, SITE_TEXT, type SiteResponse } from "../../../../common/sites";
 import { formatBytes } from "../../../../common/format";
 import { Button } from "../../ui/Button";
 import { Spinner } from "../../ui/Spinner";
@@ -30,13 +14,7 @@ import { displayUrl } from "../siteList";
 import { useDeleteSite, useDeploySite, useRestoreSite } from "./actions";
 import { ScheduleBadge } from "./ScheduleBadge";
 
-export function SiteHeader({
-  site,
-  onEdit,
-}: {
-  site: SiteResponse;
-  onEdit: () => void;
-}) {
+export function SiteHeader({ site, onEdit }: { site: SiteResponse; onEdit: () => void }) {
   const address = displayUrl(site);
   const live = site.status === "active" && !site.is_deleted;
   return (
@@ -50,16 +28,10 @@ export function SiteHeader({
       </Link>
       <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <div className="flex min-w-0 items-start gap-4">
-          <SiteAvatar
-            name={site.name}
-            seed={site.subdomain}
-            className="size-12 text-lg"
-          />
+          <SiteAvatar name={site.name} seed={site.subdomain} className="size-12 text-lg" />
           <div className="min-w-0">
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
-              <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight">
-                {site.name}
-              </h1>
+              <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight">{site.name}</h1>
               <SiteStatusBadge site={site} />
               {site.is_deleted ? null : <ScheduleBadge site={site} />}
               {site.visibility === "private" && !site.is_deleted && (
@@ -80,16 +52,11 @@ export function SiteHeader({
                 className="group mt-1 inline-flex max-w-full items-center gap-1 text-sm font-medium text-primary hover:underline"
               >
                 <span className="truncate">{address}</span>
-                <ArrowUpRight
-                  className="size-4 shrink-0 transition-transform group-hover:-translate-y-px group-hover:translate-x-px"
-                  aria-hidden
-                />
+                <ArrowUpRight className="size-4 shrink-0 transition-transform group-hover:-translate-y-px group-hover:translate-x-px" aria-hidden />
                 <span className="sr-only">(opens in a new tab)</span>
               </a>
             ) : (
-              <p className="mt-1 truncate text-sm text-muted-foreground">
-                {address}
-              </p>
+              <p className="mt-1 truncate text-sm text-muted-foreground">{address}</p>
             )}
           </div>
         </div>
@@ -123,10 +90,7 @@ export function SiteFacts({ site }: { site: SiteResponse }) {
   return (
     <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-xl border bg-border shadow-xs sm:grid-cols-4">
       {facts.map(({ Icon, label, value }) => (
-        <div
-          key={label}
-          className="flex min-w-0 flex-col gap-1 bg-card px-4 py-3"
-        >
+        <div key={label} className="flex min-w-0 flex-col gap-1 bg-card px-4 py-3">
           <dt className="flex items-center gap-1.5 text-xs font-medium text-muted-foreground">
             <Icon className="size-3.5" aria-hidden />
             {label}
@@ -138,29 +102,15 @@ export function SiteFacts({ site }: { site: SiteResponse }) {
   );
 }
 
-function SiteActions({
-  site,
-  onEdit,
-}: {
-  site: SiteResponse;
-  onEdit: () => void;
-}) {
+function SiteActions({ site, onEdit }: { site: SiteResponse; onEdit: () => void }) {
   const deploy = useDeploySite(site.id);
   const restore = useRestoreSite(site.id);
 
   if (site.is_deleted) {
     return (
       <div className="flex shrink-0">
-        <Button
-          onClick={() => restore.mutate()}
-          disabled={restore.isPending}
-          className="w-full sm:w-auto"
-        >
-          {restore.isPending ? (
-            <Spinner className="size-4 text-current" label="Restoring" />
-          ) : (
-            <RotateCcw aria-hidden />
-          )}
+        <Button onClick={() => restore.mutate()} disabled={restore.isPending} className="w-full sm:w-auto">
+          {restore.isPending ? <Spinner className="size-4 text-current" label="Restoring" /> : <RotateCcw aria-hidden />}
           {SITE_TEXT.restore}
         </Button>
       </div>
@@ -170,11 +120,7 @@ function SiteActions({
     <div className="flex shrink-0 flex-wrap gap-2">
       {site.status !== "active" && (
         <Button onClick={() => deploy.mutate()} disabled={deploy.isPending}>
-          {deploy.isPending ? (
-            <Spinner className="size-4 text-current" label="Deploying" />
-          ) : (
-            <Rocket aria-hidden />
-          )}
+          {deploy.isPending ? <Spinner className="size-4 text-current" label="Deploying" /> : <Rocket aria-hidden />}
           {SITE_TEXT.deploySite}
         </Button>
       )}
@@ -196,10 +142,7 @@ function DeleteSiteButton({ site }: { site: SiteResponse }) {
       open={open}
       onOpenChange={setOpen}
       trigger={
-        <Button
-          variant="outline"
-          className="text-destructive hover:border-destructive/40 hover:bg-destructive/5 hover:text-destructive"
-        >
+        <Button variant="outline" className="text-destructive hover:border-destructive/40 hover:bg-destructive/5 hover:text-destructive">
           <Trash2 aria-hidden />
           {SITE_TEXT.delete}
         </Button>
@@ -212,10 +155,8 @@ function DeleteSiteButton({ site }: { site: SiteResponse }) {
       title={SITE_TEXT.deleteTitle}
       description={
         <>
-          <strong className="font-medium text-foreground">{site.name}</strong>{" "}
-          and all its files will be permanently deleted after{" "}
-          {DELETION_GRACE_DAYS} days. It goes offline now, and you can restore
-          it at any time within that period.
+          <strong className="font-medium text-foreground">{site.name}</strong> and all its files will be permanently deleted after{" "}
+          {DELETION_GRACE_DAYS} days. It goes offline now, and you can restore it at any time within that period.
         </>
       }
       confirmLabel={SITE_TEXT.deleteConfirm}
@@ -225,9 +166,7 @@ function DeleteSiteButton({ site }: { site: SiteResponse }) {
       failureDescription={SITE_TEXT.tryLater}
       // mutateAsync, not mutate's callbacks: storing the deleted site swaps these actions for
       // 'Restore Site', which unmounts this button before such callbacks would run.
-      onConfirm={() =>
-        remove.mutateAsync().then(() => void navigate("/dashboard/sites"))
-      }
+      onConfirm={() => remove.mutateAsync().then(() => void navigate("/dashboard/sites"))}
     />
   );
 }

@@ -5,26 +5,14 @@ import { useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { SITE_TEXT, type UploadResponse } from "../../../../common/sites";
-import {
-  formatUploadLimit,
-  isZipUpload,
-  MAX_UPLOAD_BYTES,
-  UPLOAD_TEXT,
-} from "../../../../common/uploads";
+import { formatUploadLimit, isZipUpload, MAX_UPLOAD_BYTES, UPLOAD_TEXT } from "../../../../common/uploads";
 import { ApiError, errorDescription } from "../../../lib/api";
 import { useStats } from "../../../lib/queries";
 import { uploadFile } from "../../../lib/upload";
 import { Button } from "../../ui/Button";
 import { Checkbox } from "../../ui/Checkbox";
 import { DropZone } from "../../ui/DropZone";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from "../../ui/Dialog";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../ui/Dialog";
 import { Label } from "../../ui/Label";
 import { Progress } from "../../ui/Progress";
 import { Spinner } from "../../ui/Spinner";
@@ -33,10 +21,7 @@ import { breadcrumbsFromPath } from "./paths";
 import { SelectedFile } from "../SelectedFile";
 import { checkUpload, UPLOAD_ACCEPT } from "../uploadCheck";
 
-type Phase =
-  | { step: "idle" }
-  | { step: "uploading"; fraction: number }
-  | { step: "publishing" };
+type Phase = { step: "idle" } | { step: "uploading"; fraction: number } | { step: "publishing" };
 
 export function UploadDialog({
   siteId,
@@ -82,24 +67,15 @@ export function UploadDialog({
     abort.current = controller;
     setPhase({ step: "uploading", fraction: 0 });
     try {
-      const result = await uploadFile<UploadResponse>(
-        siteUrl(siteId, "/files"),
-        file,
-        {
-          fields: {
-            parent: parent ?? undefined,
-            extract: zip && extract ? "true" : undefined,
-          },
-          signal: controller.signal,
-          // Once every byte has left, the server is storing and publishing: say so.
-          onProgress: (fraction) =>
-            setPhase(
-              fraction >= 1
-                ? { step: "publishing" }
-                : { step: "uploading", fraction },
-            ),
+      const result = await uploadFile<UploadResponse>(siteUrl(siteId, "/files"), file, {
+        fields: {
+          parent: parent ?? undefined,
+          extract: zip && extract ? "true" : undefined,
         },
-      );
+        signal: controller.signal,
+        // Once every byte has left, the server is storing and publishing: say so.
+        onProgress: (fraction) => setPhase(fraction >= 1 ? { step: "publishing" } : { step: "uploading", fraction }),
+      });
       const count = result.files.length;
       toast.success(UPLOAD_TEXT.succeeded, {
         description: `${count === 1 ? file.name : `${count} files`} published as version ${result.deployment.version}.`,
@@ -125,8 +101,7 @@ export function UploadDialog({
   const location = breadcrumbsFromPath(parent)
     .map((crumb) => crumb.label)
     .join(" / ");
-  const percent =
-    phase.step === "uploading" ? Math.round(phase.fraction * 100) : 100;
+  const percent = phase.step === "uploading" ? Math.round(phase.fraction * 100) : 100;
 
   return (
     <Dialog
@@ -137,39 +112,23 @@ export function UploadDialog({
         onOpenChange(next);
       }}
     >
-      <DialogContent
-        onInteractOutside={(event) => busy && event.preventDefault()}
-      >
+      <DialogContent onInteractOutside={(event) => busy && event.preventDefault()}>
         <DialogHeader>
           <DialogTitle>{SITE_TEXT.uploadFileTitle}</DialogTitle>
           <DialogDescription>
-            The file goes into{" "}
-            <span className="font-medium text-foreground">{location}</span> and
-            is published as a new version.
+            The file goes into <span className="font-medium text-foreground">{location}</span> and is published as a new version.
           </DialogDescription>
         </DialogHeader>
 
         <div className="mt-5 grid gap-4">
           {file ? (
-            <SelectedFile
-              file={file}
-              onRemove={() => setFile(null)}
-              disabled={busy}
-            />
+            <SelectedFile file={file} onRemove={() => setFile(null)} disabled={busy} />
           ) : (
-            <DropZone
-              accept={UPLOAD_ACCEPT}
-              hint={`HTML, CSS, JS, images, PDF or ZIP · up to ${formatUploadLimit(maxBytes)}`}
-              onFiles={choose}
-            >
+            <DropZone accept={UPLOAD_ACCEPT} hint={`HTML, CSS, JS, images, PDF or ZIP · up to ${formatUploadLimit(maxBytes)}`} onFiles={choose}>
               {() => (
                 <span className="mt-4 text-sm">
-                  <span className="font-medium text-primary">
-                    Click to choose a file
-                  </span>{" "}
-                  <span className="text-muted-foreground">
-                    or drag and drop it here
-                  </span>
+                  <span className="font-medium text-primary">Click to choose a file</span>{" "}
+                  <span className="text-muted-foreground">or drag and drop it here</span>
                 </span>
               )}
             </DropZone>
@@ -189,8 +148,7 @@ export function UploadDialog({
                   Extract archive here
                 </Label>
                 <p className="text-xs text-muted-foreground">
-                  Unpacks the archive's files into {location}. Leave unchecked
-                  to store the .zip itself.
+                  Unpacks the archive's files into {location}. Leave unchecked to store the .zip itself.
                 </p>
               </div>
             </div>
@@ -200,14 +158,10 @@ export function UploadDialog({
             <div className="grid gap-2" aria-live="polite">
               <div className="flex items-center justify-between text-sm">
                 <span className="flex items-center gap-2 font-medium">
-                  {phase.step === "publishing" && (
-                    <Spinner className="size-4" label="Publishing" />
-                  )}
+                  {phase.step === "publishing" && <Spinner className="size-4" label="Publishing" />}
                   {phase.step === "publishing" ? "Publishing…" : "Uploading…"}
                 </span>
-                <span className="tabular-nums text-muted-foreground">
-                  {percent}%
-                </span>
+                <span className="tabular-nums text-muted-foreground">{percent}%</span>
               </div>
               <Progress value={percent} aria-label="Upload progress" />
             </div>
@@ -216,11 +170,7 @@ export function UploadDialog({
 
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           {phase.step === "uploading" ? (
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => abort.current?.abort()}
-            >
+            <Button type="button" variant="outline" onClick={() => abort.current?.abort()}>
               Cancel upload
             </Button>
           ) : (
@@ -230,14 +180,8 @@ export function UploadDialog({
               </Button>
             </DialogClose>
           )}
-          <Button
-            type="button"
-            disabled={!file || busy}
-            onClick={() => void start()}
-          >
-            {busy && (
-              <Spinner className="size-4 text-current" label="Uploading" />
-            )}
+          <Button type="button" disabled={!file || busy} onClick={() => void start()}>
+            {busy && <Spinner className="size-4 text-current" label="Uploading" />}
             {SITE_TEXT.upload}
           </Button>
         </div>

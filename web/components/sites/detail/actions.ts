@@ -1,17 +1,9 @@
 // The site page's writes. Every change to a site's files publishes a new deployment on the
 // server, so each write refreshes the site (live version, size), its deployments and the
 // overview's figures, not only the thing it touched.
-import {
-  useMutation,
-  useQueryClient,
-  type QueryClient,
-} from "@tanstack/react-query";
+import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
-import {
-  SITE_TEXT,
-  type DeploymentResponse,
-  type SiteResponse,
-} from "../../../../common/sites";
+import { SITE_TEXT, type DeploymentResponse, type SiteResponse } from "../../../../common/sites";
 import { api, errorDescription } from "../../../lib/api";
 import { queryKeys } from "../../../lib/queries";
 
@@ -20,10 +12,7 @@ export function siteUrl(siteId: string, rest = ""): string {
 }
 
 /** After any write: the site, its folders, its deployments, the list and the figures. */
-export function refreshSite(
-  queryClient: QueryClient,
-  siteId: string,
-): Promise<unknown> {
+export function refreshSite(queryClient: QueryClient, siteId: string): Promise<unknown> {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: queryKeys.site(siteId) }),
     queryClient.invalidateQueries({ queryKey: queryKeys.sites, exact: true }),
@@ -33,8 +22,7 @@ export function refreshSite(
 
 function useSiteWrite(siteId: string) {
   const queryClient = useQueryClient();
-  const store = (site: SiteResponse) =>
-    queryClient.setQueryData(queryKeys.site(siteId), site);
+  const store = (site: SiteResponse) => queryClient.setQueryData(queryKeys.site(siteId), site);
   return { queryClient, store };
 }
 
@@ -72,16 +60,14 @@ export function useDeploySite(siteId: string) {
 export function useRestoreSite(siteId: string) {
   const { queryClient, store } = useSiteWrite(siteId);
   return useMutation({
-    mutationFn: () =>
-      api<SiteResponse>(siteUrl(siteId, "/restore"), { method: "POST" }),
+    mutationFn: () => api<SiteResponse>(siteUrl(siteId, "/restore"), { method: "POST" }),
     onSuccess: (site) => {
       store(site);
       toast.success(SITE_TEXT.restored, {
         description: SITE_TEXT.restoredDescription,
       });
     },
-    onError: () =>
-      toast.error(SITE_TEXT.restoreFailed, { description: SITE_TEXT.tryLater }),
+    onError: () => toast.error(SITE_TEXT.restoreFailed, { description: SITE_TEXT.tryLater }),
     // The spec reloads the site after a restore; this refetches it and everything under it.
     onSettled: () => refreshSite(queryClient, siteId),
   });
@@ -107,15 +93,9 @@ export function useRollback(siteId: string) {
   const { queryClient } = useSiteWrite(siteId);
   return useMutation({
     mutationFn: (deployment: DeploymentResponse) =>
-      api<DeploymentResponse>(
-        siteUrl(
-          siteId,
-          `/deployments/${encodeURIComponent(deployment.id)}/rollback`,
-        ),
-        {
-          method: "POST",
-        },
-      ),
+      api<DeploymentResponse>(siteUrl(siteId, `/deployments/${encodeURIComponent(deployment.id)}/rollback`), {
+        method: "POST",
+      }),
     onSuccess: (deployment) =>
       toast.success(`Version ${deployment.version} is live`, {
         description: "Visitors see this version from now on.",

@@ -8,10 +8,7 @@ export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000] as const;
 
 /** The wait before reconnection attempt `attempt` (0 is the first retry after a drop). */
 export function reconnectDelay(attempt: number): number {
-  const index = Math.min(
-    Math.max(0, Math.floor(attempt)),
-    RECONNECT_DELAYS_MS.length - 1,
-  );
+  const index = Math.min(Math.max(0, Math.floor(attempt)), RECONNECT_DELAYS_MS.length - 1);
   return RECONNECT_DELAYS_MS[index]!;
 }
 
@@ -35,13 +32,9 @@ export interface EventStreamOptions {
 
 /** Opens the stream and keeps it open until the returned function is called. */
 export function openEventStream(options: EventStreamOptions): () => void {
-  const createSource =
-    options.createSource ??
-    ((url) => new EventSource(url, { withCredentials: true }));
-  const setTimer =
-    options.setTimer ?? ((callback, ms) => window.setTimeout(callback, ms));
-  const clearTimer =
-    options.clearTimer ?? ((handle) => window.clearTimeout(handle as number));
+  const createSource = options.createSource ?? ((url) => new EventSource(url, { withCredentials: true }));
+  const setTimer = options.setTimer ?? ((callback, ms) => window.setTimeout(callback, ms));
+  const clearTimer = options.clearTimer ?? ((handle) => window.clearTimeout(handle as number));
 
   let source: EventSourceLike | null = null;
   let timer: unknown = null;

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DeploymentResponse } from "../../../../common/sites";
-import {
-  breadcrumbsFromPath,
-  childPath,
-  normalizeFolderPath,
-  upsertDeployment,
-} from "./paths";
+import { breadcrumbsFromPath, childPath, normalizeFolderPath, upsertDeployment } from "./paths";
 
 describe("normalizeFolderPath", () => {
   it.each([
@@ -37,11 +32,7 @@ describe("breadcrumbsFromPath", () => {
   });
 
   it("ignores stray slashes", () => {
-    expect(breadcrumbsFromPath("/a//b/").map((crumb) => crumb.path)).toEqual([
-      null,
-      "a",
-      "a/b",
-    ]);
+    expect(breadcrumbsFromPath("/a//b/").map((crumb) => crumb.path)).toEqual([null, "a", "a/b"]);
   });
 });
 
@@ -52,10 +43,7 @@ describe("childPath", () => {
   });
 });
 
-function deployment(
-  version: number,
-  overrides: Partial<DeploymentResponse> = {},
-): DeploymentResponse {
+function deployment(version: number, overrides: Partial<DeploymentResponse> = {}): DeploymentResponse {
   return {
     id: `d${version}`,
     site_id: "s1",
@@ -75,17 +63,12 @@ function deployment(
 describe("upsertDeployment", () => {
   it("adds a new deployment first (newest version first)", () => {
     const list = [deployment(2), deployment(1)];
-    expect(upsertDeployment(list, deployment(3)).map((d) => d.version)).toEqual(
-      [3, 2, 1],
-    );
+    expect(upsertDeployment(list, deployment(3)).map((d) => d.version)).toEqual([3, 2, 1]);
   });
 
   it("replaces the same id in place", () => {
     const list = [deployment(2, { status: "in_progress" }), deployment(1)];
-    const next = upsertDeployment(
-      list,
-      deployment(2, { status: "failed", error: "boom" }),
-    );
+    const next = upsertDeployment(list, deployment(2, { status: "failed", error: "boom" }));
     expect(next).toHaveLength(2);
     expect(next[0]).toMatchObject({
       version: 2,

@@ -9,9 +9,7 @@ export interface Crumb {
 }
 
 /** "/a//b/" → "a/b"; "" or only slashes → null (the root). Tolerates hand-edited URLs. */
-export function normalizeFolderPath(
-  raw: string | null | undefined,
-): string | null {
+export function normalizeFolderPath(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const segments = raw.split("/").filter((segment) => segment.trim() !== "");
   return segments.length === 0 ? null : segments.join("/");
@@ -36,14 +34,9 @@ export function childPath(parent: string | null, name: string): string {
  * Puts a deployment pushed by a server event into the cached list, replacing the same id,
  * newest version first, so a status change shows before the refetch lands.
  */
-export function upsertDeployment(
-  list: readonly DeploymentResponse[],
-  next: DeploymentResponse,
-): DeploymentResponse[] {
+export function upsertDeployment(list: readonly DeploymentResponse[], next: DeploymentResponse): DeploymentResponse[] {
   const others = list.filter((deployment) => deployment.id !== next.id);
   // Only one version is live at a time: the pushed one going live demotes the rest.
-  const adjusted = next.is_live
-    ? others.map((d) => (d.is_live ? { ...d, is_live: false } : d))
-    : others;
+  const adjusted = next.is_live ? others.map((d) => (d.is_live ? { ...d, is_live: false } : d)) : others;
   return [...adjusted, next].sort((a, b) => b.version - a.version);
 }

@@ -18,9 +18,7 @@ describe("nextSearch", () => {
         tab: "files",
       }).toString(),
     ).toBe("");
-    expect(
-      nextSearch(new URLSearchParams("path=a"), { path: null }).toString(),
-    ).toBe("");
+    expect(nextSearch(new URLSearchParams("path=a"), { path: null }).toString()).toBe("");
   });
 
   it("sets the tab and keeps the folder", () => {
@@ -32,8 +30,6 @@ describe("nextSearch", () => {
   });
 
   it("normalises the folder path", () => {
-    expect(
-      nextSearch(new URLSearchParams(), { path: "/a//b/" }).get("path"),
-    ).toBe("a/b");
+    expect(nextSearch(new URLSearchParams(), { path: "/a//b/" }).get("path")).toBe("a/b");
   });
 });

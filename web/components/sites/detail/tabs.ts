@@ -2,13 +2,7 @@
 // shared link opens the same view.
 import { normalizeFolderPath } from "./paths";
 
-export const SITE_TABS = [
-  "files",
-  "deployments",
-  "analytics",
-  "sharing",
-  "settings",
-] as const;
+export const SITE_TABS = ["files", "deployments", "analytics", "sharing", "settings"] as const;
 export type SiteTab = (typeof SITE_TABS)[number];
 
 export const SITE_TAB_LABEL: Record<SiteTab, string> = {
@@ -21,9 +15,7 @@ export const SITE_TAB_LABEL: Record<SiteTab, string> = {
 
 /** Unknown or missing → the spec's default, Files. */
 export function parseTab(value: string | null): SiteTab {
-  return (SITE_TABS as readonly string[]).includes(value ?? "")
-    ? (value as SiteTab)
-    : "files";
+  return (SITE_TABS as readonly string[]).includes(value ?? "") ? (value as SiteTab) : "files";
 }
 
 /**
@@ -31,10 +23,7 @@ export function parseTab(value: string | null): SiteTab {
  * left out, so the plain address stays plain; the folder is kept across tabs, so coming back to
  * Files returns to it.
  */
-export function nextSearch(
-  current: URLSearchParams,
-  change: { tab?: SiteTab; path?: string | null },
-): URLSearchParams {
+export function nextSearch(current: URLSearchParams, change: { tab?: SiteTab; path?: string | null }): URLSearchParams {
   const next = new URLSearchParams(current);
   if (change.tab !== undefined) {
     if (change.tab === "files") next.delete("tab");

@@ -36,9 +36,8 @@ export function useSiteEvents(siteId: string | undefined) {
         }
         if (event.type === "deployment") {
           // Show the new status at once; the refetch below then brings the exact server state.
-          queryClient.setQueryData<DeploymentResponse[]>(
-            queryKeys.deployments(siteId),
-            (list) => (list ? upsertDeployment(list, event.deployment) : list),
+          queryClient.setQueryData<DeploymentResponse[]>(queryKeys.deployments(siteId), (list) =>
+            list ? upsertDeployment(list, event.deployment) : list,
           );
         }
         // Prefix match: the site, its folders and its deployments.
