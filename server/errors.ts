@@ -1,6 +1,6 @@
 /**
  * An error the API answers with `{ error: { code, message, detail?, fields? } }` and the given
- * status. `detail` is the second line of a toast (the spec's descriptions); `details` maps form
+ * status. `detail` is the second line of a toast (the product's exact description texts); `details` maps form
  * fields to their messages.
  */
 export class AppError extends Error {

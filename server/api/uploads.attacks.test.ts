@@ -95,7 +95,7 @@ describe("upload attacks", () => {
     expect(await state(server)).toBe(before);
   });
 
-  it("answers the spec's texts for a file that is too large", async () => {
+  it("answers 'File too large' / 'Maximum file size is 50MB' for a file that is too large", async () => {
     const response = await postMultipart(
       client,
       `/api/sites/${site.id}/files`,

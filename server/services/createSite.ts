@@ -1,6 +1,7 @@
 // The wizard's submit: the site, its reserved subdomain and its content are recorded in one
 // transaction, then version 1 is published. If the upload is refused, nothing is created; if
-// publishing fails, the site is kept (pending) with its files, as the spec has it.
+// publishing fails, the site is kept (pending) with its files, so the user loses no work and can
+// deploy again from the site's page.
 import type { AppContext } from "../context";
 import { countSitesForUser, insertSite, type Site } from "../db/repositories/sites";
 import { assignReservedSubdomain } from "../db/repositories/subdomains";

@@ -1,5 +1,5 @@
-// The custom-domain provisioning job against a real DNS server on loopback UDP: the spec's
-// sequence (DNS check, the 30 s wait, certificate, active) with its tries, waits and error texts,
+// The custom-domain provisioning job against a real DNS server on loopback UDP: the sequence
+// (DNS check, the 30 s wait, certificate, active) with its tries, waits and exact error texts,
 // driven by passing `now` instead of waiting.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";

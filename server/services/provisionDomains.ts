@@ -1,5 +1,6 @@
-// The custom-domain provisioning job: the spec's sequence (DNS, the 30 s wait, certificate,
-// active) as a durable job whose state is the row itself. Each call takes the domains whose next
+// The custom-domain provisioning job: DNS check, a 30 s wait (so the records have spread to other
+// resolvers before a certificate is asked for), certificate, active, as a durable job whose state is
+// the row itself. Each call takes the domains whose next
 // step is due at `now`, runs that one step and writes when the next is due, so a restart resumes
 // where it stopped and tests drive the clock by passing `now`.
 //
@@ -117,7 +118,7 @@ class Step {
     }
   }
 
-  /** Another try in 5 s, or, after the 10th, failed with the spec's text. */
+  /** Another try in 5 s, or, after the 10th, failed with the step's exact error text (DOMAIN_ERRORS), shown on the domain. */
   private retryOrFail(status: "dns_check" | "certificate", check: DnsCheck & { ok: false }, timedOut: string): Promise<void> {
     const attempts = this.domain.attempts + 1;
     if (attempts < DOMAIN_MAX_TRIES) {

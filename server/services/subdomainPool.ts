@@ -1,4 +1,4 @@
-// The pool of ready-made subdomains (the spec's available_subdomains): refilled by 100 names
+// The pool of ready-made subdomains (table available_subdomains): refilled by 100 names
 // whenever fewer than 40 are free, claimed one at a time and atomically.
 import type { Db } from "../db/client";
 import {

@@ -46,7 +46,7 @@ describe("receiveToBlob", () => {
     expect(await filesUnder(sandbox.blobDir)).toEqual([]);
   });
 
-  it("refuses 50 MB + 1 byte with the spec's message", async () => {
+  it("refuses 50 MB + 1 byte with 'Maximum file size is 50MB'", async () => {
     const { stream, counter } = countingSource(MAX_UPLOAD_BYTES + 1);
     const error = await expectUploadError(receiveToBlob(stream, sandbox.store, MAX_UPLOAD_BYTES), "file_too_large");
     expect(error.description).toBe("Maximum file size is 50MB");

@@ -20,7 +20,7 @@ describe.each(DRIVERS)("POST /api/contact (%s)", (driver) => {
     [{ ...valid, subject: "" }, "subject", CONTACT_TEXT.subjectRequired],
     [{ ...valid, message: "" }, "message", CONTACT_TEXT.messageRequired],
     [{ email: "grace@example.com", subject: "x", message: "y" }, "name", CONTACT_TEXT.nameRequired],
-  ])("rejects %j with the spec's message and stores nothing", async (body, field, message) => {
+  ])("rejects %j with the field's exact message and stores nothing", async (body, field, message) => {
     const response = await server.client({ ip: "192.0.2.1" }).post("/api/contact", body);
     expect(response.statusCode).toBe(400);
     expect(response.json().error.fields[field]).toBe(message);

@@ -7,7 +7,7 @@ import type { DeploymentChanged, DomainChanged, SiteChanged, AnalyticsUpdated } 
 import { requireUser } from "../session";
 import { presentDeployment } from "../sites/present";
 
-/** The spec's realtime heartbeat: a comment line every 30 s keeps proxies from closing the stream. */
+/** A comment line every 30 s keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 30_000;
 
 export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
