@@ -5,7 +5,7 @@ export const ErrorResponse = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    /** A second line for the toast: the spec's description text. */
+    /** A second line for the toast: its description, in the product's exact wording. */
     detail: z.string().optional(),
     fields: z.record(z.string(), z.string()).optional(),
   }),

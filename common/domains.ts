@@ -8,15 +8,15 @@
 //   GET    /internal/tls/ask?domain=                   → 200 for an active, verified domain; 404 otherwise
 //                                                        (dashboard host only; for Caddy's on-demand TLS)
 //
-// Provisioning follows the spec's sequence as a durable job: DNS check (the TXT record proves
-// ownership; the CNAME or A/AAAA records point at Berth), then the 30 s wait, then the
+// Provisioning is a durable job: DNS check (the TXT record proves ownership; the CNAME or A/AAAA
+// records point at Berth), then a 30 s wait so the records reach other resolvers, then the
 // certificate step, then active. Each step polls up to 10 times, 5 s apart.
 import { z } from "zod";
 
 export const DOMAIN_STATUSES = ["pending", "dns_check", "certificate", "active", "failed"] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
-/** The spec's provisioning constants. */
+/** How provisioning polls and waits: 10 tries per step, 5 s apart, and 30 s after DNS checks out. */
 export const DOMAIN_MAX_TRIES = 10;
 export const DOMAIN_TRY_INTERVAL_MS = 5_000;
 export const DOMAIN_DNS_WAIT_MS = 30_000;
@@ -24,7 +24,7 @@ export const DOMAIN_DNS_WAIT_MS = 30_000;
 /** The TXT record's name is this label in front of the domain: `_berth.example.com`. */
 export const DOMAIN_TXT_LABEL = "_berth";
 
-/** The spec's provisioning errors, recorded on the domain. */
+/** Why provisioning failed, in the exact texts recorded on the domain and shown to its owner. */
 export const DOMAIN_ERRORS = {
   dnsFailed: "Failed to set up DNS",
   validationTimedOut: "Domain validation timed out",
@@ -108,7 +108,7 @@ export const DomainResponse = z.object({
   site_name: z.string(),
   hostname: z.string(),
   status: z.enum(DOMAIN_STATUSES),
-  /** The spec's error text of the last failure; null unless status is failed. */
+  /** The exact error text of the last failure (DOMAIN_ERRORS); null unless status is failed. */
   error: z.string().nullable(),
   /** Tries used by the current step, out of DOMAIN_MAX_TRIES. */
   attempts: z.number().int(),

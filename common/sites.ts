@@ -23,7 +23,7 @@
 //   GET    /api/stats                                  → StatsResponse
 //   GET    /api/events                                 → text/event-stream of ServerEvent
 //
-// Errors are { error: { code, message, detail? } }; upload errors carry the spec's toast title in
+// Errors are { error: { code, message, detail? } }; upload errors carry the toast's exact title in
 // `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./limits";

@@ -1,5 +1,7 @@
-// The product specification's texts, quoted exactly. Screens, toasts and tests import them from
-// here so that a wording change happens in one place.
+// The product's user-facing texts. Where the product has fixed wording (toasts, labels, validation
+// messages) it is kept exactly and tests assert it; the rest is Berth's own, for the screens and
+// states that wording does not cover. Screens, toasts and tests import them from here so that a
+// wording change happens in one place.
 
 export const PRODUCT_NAME = "Berth";
 
@@ -89,7 +91,7 @@ export function greetingFor(date: Date, fullName: string | null | undefined): st
   return `Good ${part}, ${first || "there"}`;
 }
 
-/** Texts of the sign-in, sign-up and password screens that the spec leaves to us. */
+/** Berth's own texts of the sign-in, sign-up and password screens (titles, hints, labels). */
 export const AUTH_SCREEN_TEXT = {
   login: {
     title: "Sign in to Berth",
@@ -140,7 +142,7 @@ export const AUTH_SCREEN_TEXT = {
   hidePassword: "Hide password",
 } as const;
 
-/** The dashboard shell's texts beyond the spec's labels. */
+/** Berth's own texts of the dashboard shell, beyond its fixed labels (notifications, plans, menus). */
 export const DASHBOARD_SHELL_TEXT = {
   notificationsTitle: "Notifications",
   notificationsEmpty: "No notifications yet",
@@ -157,7 +159,7 @@ export const DASHBOARD_SHELL_TEXT = {
   accountMenu: "Account menu",
 } as const;
 
-/** The office hours on one line, as the spec writes them. */
+/** The office hours on one line, in their exact short form: "Mon-Fri 9-6 EST, Sat 10-4 EST, Sun closed". */
 export const CONTACT_OFFICE_HOURS_SUMMARY = CONTACT_TEXT.officeHours.map((h) => h.short).join(", ");
 
 /** Labels of the contact form; browser tests find the fields by these. */
@@ -246,7 +248,7 @@ export const ADMIN_TEXT = {
   firstPage: "Go to the first page",
 } as const;
 
-/** /dashboard/settings. The spec's labels, placeholders and toasts, then the texts it leaves to us. */
+/** /dashboard/settings. The fixed labels, placeholders and toasts, kept exactly, beside Berth's own texts for what it added. */
 export const SETTINGS_TEXT = {
   title: "Settings",
   subtitle: "Your profile, sign-in security and e-mail preferences.",

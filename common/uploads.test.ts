@@ -13,7 +13,7 @@ describe("isAllowedUpload", () => {
     ["anim.gif", "", true],
     ["report.pdf", "", true],
     ["site.zip", "", true],
-    // Either one is enough (the spec: "matched by extension or MIME type").
+    // Either one is enough: a browser may send no MIME type, and a name may have no extension.
     ["download", "application/pdf", true],
     ["archive.bin", "application/x-zip-compressed", true],
     ["page", "text/html; charset=utf-8", true],
@@ -36,7 +36,7 @@ describe("isAllowedUpload", () => {
     expect(isZipUpload("index.html", "text/html")).toBe(false);
   });
 
-  it("quotes the spec's texts", () => {
+  it("words the refusals exactly: 'Unsupported file type', 'File too large' and their descriptions", () => {
     expect(UPLOAD_TEXT.unsupportedTitle).toBe("Unsupported file type");
     expect(UPLOAD_TEXT.unsupportedDescription).toBe(
       "Please upload one of the following types: .html, .htm, .css, .js, .jpg, .jpeg, .png, .gif, .pdf, .zip",
