@@ -9,7 +9,7 @@ describe("errorDescription", () => {
     );
     expect(errorDescription(new ApiError(409, "quota", "Quota exceeded.", undefined, "Delete a site."))).toBe("Quota exceeded. Delete a site.");
   });
-  it("is the message alone without a detail, and the spec's fallback for what is not an error", () => {
+  it("is the message alone without a detail, and 'Please try again later.' for what is not an error", () => {
     expect(errorDescription(new ApiError(0, "network", "Cannot reach the server."))).toBe("Cannot reach the server.");
     expect(errorDescription(new Error("Aborted"))).toBe("Aborted");
     expect(errorDescription("nonsense")).toBe(SITE_TEXT.tryLater);

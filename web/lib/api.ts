@@ -9,7 +9,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
-    /** The spec's toast description, when the server gives one. */
+    /** The toast's second line, in the product's exact wording, when the server gives one. */
     readonly detail?: string,
   ) {
     super(message);

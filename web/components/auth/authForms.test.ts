@@ -35,7 +35,7 @@ describe("SignupForm", () => {
   it("accepts a complete form", () => {
     expect(messages(SignupForm, valid)).toEqual({});
   });
-  it("needs email and password, with the spec's message for the whole form", () => {
+  it("needs email and password, with one exact message for the whole form", () => {
     expect(messages(SignupForm, { ...valid, email: "" })).toEqual({ root: AUTH_TEXT.missingCredentials });
     expect(messages(SignupForm, { ...valid, password: "" })).toEqual({ root: AUTH_TEXT.missingCredentials });
   });

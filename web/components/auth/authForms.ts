@@ -9,7 +9,7 @@ import { PASSWORD_MIN_LENGTH } from "../../../common/limits";
 // Deliberately loose: the server has the last word; this catches typos like a missing "@".
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The spec's one message when the e-mail or the password is missing, for the whole form. */
+/** When the e-mail or the password is missing: one exact message about both, for the whole form, not one per field. */
 function bothCredentials(values: { email: string; password: string }, ctx: z.RefinementCtx): void {
   if (!values.email.trim() || !values.password) ctx.addIssue({ code: "custom", path: ["root"], message: AUTH_TEXT.missingCredentials });
 }

@@ -6,8 +6,8 @@ import { ContactLinks, contactLines } from "./ContactLines";
 import { FOOTER_GROUPS } from "./links";
 import { Container } from "./Section";
 
-// The spec's four social icons link nowhere. A Berth server belongs to its operator, whose
-// accounts we do not know, so the footer leaves them out rather than show dead links.
+// No social icons (GitHub, Twitter, LinkedIn, Facebook): a Berth server belongs to its operator,
+// whose accounts we do not know, so the footer leaves them out rather than show dead links.
 export function MarketingFooter() {
   const { data: config } = usePublicConfig();
   const lines = contactLines(config);

@@ -1,4 +1,4 @@
-// Where every marketing link goes. The spec names the menu entries but not their targets; each
+// Where every marketing link goes. The menus' entries have fixed names but no fixed targets; each
 // one here lands on real content: a card or section of the landing page, or a section of /docs.
 import { Activity, BookOpen, Code2, Globe, Lock, Newspaper, RotateCcw, Sparkles, Terminal, Trophy, type LucideIcon } from "lucide-react";
 import { LANDING_TEXT } from "../../../common/texts";

@@ -14,7 +14,7 @@ const ICONS: Record<FileIconKind, { Icon: LucideIcon; tone: string }> = {
   file: { Icon: File, tone: "bg-muted text-muted-foreground" },
 };
 
-/** The spec's icons by extension, on a tinted tile so kinds are told apart at a glance. */
+/** An icon by extension (pdf, archive, image, code, other), on a tinted tile so kinds are told apart at a glance. */
 export function FileIcon({ name, isFolder, className }: { name: string; isFolder: boolean; className?: string }) {
   const { Icon, tone } = ICONS[fileIconKind(name, isFolder)];
   return (

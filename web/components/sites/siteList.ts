@@ -13,7 +13,7 @@ export const LIST_STATUS_LABEL: Record<ListStatus, string> = {
 
 type StatusFields = Pick<SiteResponse, "status" | "is_deleted">;
 
-/** The spec: 'Active' when status is 'active', otherwise 'Not Deployed'; Berth adds deletion. */
+/** 'Active' when status is 'active', otherwise 'Not Deployed' (nothing is live yet); a site marked for deletion says so first. */
 export function listStatusOf(site: StatusFields): ListStatus {
   if (site.is_deleted || site.status === "deleted") return "marked_for_deletion";
   return site.status === "active" ? "active" : "not_deployed";
@@ -26,7 +26,7 @@ export function hostOf(url: string, subdomain: string): string {
   return bare.toLowerCase().startsWith(prefix.toLowerCase()) ? bare.slice(prefix.length) : bare;
 }
 
-/** The spec's {subdomain}.{host}. */
+/** {subdomain}.{host}, without scheme or path: how lists and the site page show a site's address. */
 export function displayUrl(site: Pick<SiteResponse, "subdomain" | "url">): string {
   return `${site.subdomain}.${hostOf(site.url, site.subdomain)}`;
 }

@@ -14,7 +14,7 @@ describe("checkUpload", () => {
     expect(checkUpload({ name: "report", type: "application/pdf", size: 10 })).toBeNull();
   });
 
-  it("refuses other types with the spec's texts", () => {
+  it("refuses other types with 'Unsupported file type' and the list of allowed types", () => {
     expect(checkUpload({ name: "notes.txt", type: "text/plain", size: 10 })).toEqual({
       title: "Unsupported file type",
       description: "Please upload one of the following types: .html, .htm, .css, .js, .jpg, .jpeg, .png, .gif, .pdf, .zip",

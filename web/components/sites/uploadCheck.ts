@@ -10,7 +10,7 @@ export interface UploadProblem {
   description: string;
 }
 
-/** The spec's toast for the first thing wrong (the type, then the plan's size limit), or null. */
+/** The toast, in its exact wording, for the first thing wrong (the type, then the plan's size limit), or null. */
 export function checkUpload(file: { name: string; type: string; size: number }, maxBytes: number = MAX_UPLOAD_BYTES): UploadProblem | null {
   if (!isAllowedUpload(file.name, file.type)) {
     return {

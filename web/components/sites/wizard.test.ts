@@ -31,7 +31,7 @@ describe("basicsProblem", () => {
 });
 
 describe("FILE_REQUIRED", () => {
-  it("is the spec's toast", () => {
+  it("is 'File required' / 'Please upload at least one file to continue'", () => {
     expect(FILE_REQUIRED).toEqual({
       title: "File required",
       description: "Please upload at least one file to continue",

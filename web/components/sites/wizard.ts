@@ -1,5 +1,6 @@
-// The create-site wizard's rules (spec sections 4 and 5): the spec's toast (title + description)
-// for the first thing missing, the sites' host, and what publishing will do with the file.
+// The create-site wizard's rules: step 1 needs a name and an assigned subdomain, submit needs a
+// file; a toast in the exact wording (title + description) tells the first thing missing. Also the
+// sites' host, and what publishing will do with the file.
 import { SITE_TEXT } from "../../../common/sites";
 import { extensionOf } from "../../../common/uploads";
 
@@ -11,7 +12,7 @@ export interface ToastText {
 /** The wizard's fields as react-hook-form reports their errors. */
 type FieldErrors = Partial<Record<"name" | "subdomain", { message?: string | undefined }>>;
 
-// The form is the server's CreateSiteFields; the spec pairs each of its messages with a line.
+// The form is the server's CreateSiteFields; each of its messages has a fixed second line for the toast.
 const DESCRIPTIONS: Record<string, string> = {
   [SITE_TEXT.nameRequired]: SITE_TEXT.nameRequiredDescription,
   [SITE_TEXT.subdomainRequired]: SITE_TEXT.subdomainRequiredDescription,

@@ -17,7 +17,7 @@ export function LoadError({
   className,
   children,
 }: {
-  /** What could not be loaded, quoted from the spec where it has words for it. */
+  /** What could not be loaded, in the product's exact wording where it has one ("Failed to load files"). */
   title: string;
   /** Why, when known: usually the server's message. */
   message?: string | undefined;

@@ -10,7 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from ".
 import { siteUrl } from "./actions";
 import { FileIcon } from "../FileIcon";
 
-/** The spec's count of placeholder rows while a folder loads. */
+/** Placeholder rows hold the table's shape while a folder loads, so it does not jump when the rows arrive. */
 export const FILE_SKELETON_ROWS = 6;
 
 interface FileListProps {

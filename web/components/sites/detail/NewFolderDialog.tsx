@@ -47,7 +47,7 @@ export function NewFolderDialog({
     onSettled: () => refreshSite(queryClient, siteId),
   });
 
-  // The spec tells a missing name in a toast, not under the field.
+  // A missing name is told in a toast, not under the field, like every other outcome of this dialog.
   const submit = handleSubmit(
     ({ name }) => create.mutate(name),
     () =>

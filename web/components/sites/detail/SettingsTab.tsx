@@ -9,7 +9,7 @@ import { PasswordCard } from "./PasswordCard";
 import { ScheduleCard } from "./ScheduleCard";
 
 /**
- * The spec's read-only settings ('Edit Settings' opens the same dialog as 'Edit Site'), then
+ * The site's settings, read-only ('Edit Settings' opens the same dialog as 'Edit Site', the one place to edit them), then
  * the site's custom domains, its schedule and its password.
  */
 export function SettingsTab({ site, onEdit }: { site: SiteResponse; onEdit: () => void }) {

@@ -1,5 +1,5 @@
 // The top of a site page: where it lives, its status, and what can be done with it. A site marked
-// for deletion offers only 'Restore Site', as the spec says.
+// for deletion offers only 'Restore Site': nothing else should change a site that is on its way out.
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { ArrowLeft, ArrowUpRight, Calendar, EyeOff, Files, HardDrive, Layers, Pencil, Rocket, RotateCcw, Trash2 } from "lucide-react";

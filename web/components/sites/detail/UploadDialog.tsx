@@ -50,7 +50,7 @@ export function UploadDialog({
     setPhase({ step: "idle" });
   };
 
-  // Only the first file is used, as the spec says.
+  // Only the first file is used: the dialog uploads one file (a zip carries many).
   const choose = ([next]: File[]) => {
     if (!next) return;
     const problem = checkUpload(next, maxBytes);

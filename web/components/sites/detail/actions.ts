@@ -68,7 +68,7 @@ export function useRestoreSite(siteId: string) {
       });
     },
     onError: () => toast.error(SITE_TEXT.restoreFailed, { description: SITE_TEXT.tryLater }),
-    // The spec reloads the site after a restore; this refetches it and everything under it.
+    // A restore changes the site's status and what it serves, so the site and everything under it are refetched.
     onSettled: () => refreshSite(queryClient, siteId),
   });
 }

@@ -3,7 +3,7 @@ import type { ServerEvent } from "../../../../common/sites";
 import { openEventStream, reconnectDelay, RECONNECT_DELAYS_MS, type EventSourceLike } from "./eventStream";
 
 describe("reconnectDelay", () => {
-  it("follows the spec's 1 s, 2 s, 5 s, then 10 s", () => {
+  it("waits 1 s, 2 s, 5 s, then 10 s for every later try", () => {
     expect([0, 1, 2, 3, 4, 10, 100].map(reconnectDelay)).toEqual([1000, 2000, 5000, 10000, 10000, 10000, 10000]);
     expect(RECONNECT_DELAYS_MS).toEqual([1000, 2000, 5000, 10000]);
   });

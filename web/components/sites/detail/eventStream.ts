@@ -1,9 +1,9 @@
 // A reconnecting EventSource. The browser's own retry follows the server's `retry:` hint and
-// gives up for good on an HTTP error; the spec wants the realtime reconnection delays instead
+// gives up for good on an HTTP error; the dashboard must keep trying with fixed delays instead
 // (1 s, 2 s, 5 s, then 10 s), so every drop closes the source and this opens a new one.
 import { ServerEvent } from "../../../../common/sites";
 
-/** The spec's realtime reconnect delays, in milliseconds; the last one repeats. */
+/** Reconnect delays in milliseconds, the last one repeating: quick after a blip, no busier than every 10 s while the server is away. */
 export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000] as const;
 
 /** The wait before reconnection attempt `attempt` (0 is the first retry after a drop). */

@@ -13,7 +13,7 @@ export const SITE_TAB_LABEL: Record<SiteTab, string> = {
   settings: "Settings",
 };
 
-/** Unknown or missing → the spec's default, Files. */
+/** Unknown or missing → Files, the tab a site page opens on. */
 export function parseTab(value: string | null): SiteTab {
   return (SITE_TABS as readonly string[]).includes(value ?? "") ? (value as SiteTab) : "files";
 }
