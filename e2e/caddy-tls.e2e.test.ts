@@ -1,7 +1,7 @@
 // Caddy's on-demand TLS in front of Berth, as the README sets it up, with Caddy's internal CA in
 // place of an ACME CA. A Pro user adds two custom domains to a site; a DNS server on loopback
 // (BERTH_DNS_SERVERS) publishes the records Berth asked for, the TXT proof for one of them only.
-// Berth's own provisioning job verifies and activates that one (the spec's 30 s wait included);
+// Berth's own provisioning job verifies and activates that one (the 30 s wait after DNS included);
 // Caddy then issues it a certificate and serves the site over HTTPS. The unverified domain, and
 // the verified one before it is active, get no certificate: the TLS handshake fails. Once the
 // domain is removed, the site is no longer served on it, even through Caddy's cached certificate.
