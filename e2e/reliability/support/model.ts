@@ -1,7 +1,7 @@
 // What the test knows about each site, and which states an operation may leave it in. An
 // operation answered 2xx before the kill must have happened entirely; one that was not answered
-// may have happened or not, or stopped at a step the design allows (an upload committed to the
-// working tree whose publish never ran) — never anything else, and never to another site.
+// may have happened or not, or stopped between two steps that each commit on their own (an upload
+// committed to the working tree whose publish never ran) — never anything else, and never to another site.
 import type { DbState, SiteRow, Tree } from "./invariants";
 
 export interface SiteModel {

@@ -1,6 +1,6 @@
 // The operations the crash test kills the server during, each with the request that performs it
 // and the states it may leave its site in (support/model.ts): after it, before it when it was
-// not answered, and the in-between states the design allows.
+// not answered, and the in-between states where one of its steps committed and the next did not.
 import type { ApiClient, Answer } from "./client";
 import { parse } from "./client";
 import { binaryFile, textFile, zipOf, type Contents, type SiteFile } from "./contents";
