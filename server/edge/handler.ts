@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { BlobStore } from "../storage/blobStore";
 import { formatBytes } from "../../common/format";
 import type { BlobCache } from "./blobCache";
-import { headersFor } from "./config/headers";
+import { headersFor } from "../siteConfig/headers";
 import type { Manifest } from "./manifest";
 import { SITE_PASSWORD_LIMIT } from "../../common/limits";
 import type { Db } from "../db/client";
