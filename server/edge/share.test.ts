@@ -7,7 +7,7 @@ import { rowsOf } from "../db/client";
 import { domains, shareLinkOpens, shareLinks } from "../db/schema";
 import { insertShareLink } from "../db/repositories/shareLinks";
 import { updateSitePassword } from "../db/repositories/sites";
-import { hashSitePassword } from "./protection";
+import { hashSitePassword } from "../auth/sitePasswords";
 import { shareToken } from "./shareTokens";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../test/support";
 import { ownerWithSite as ownerWithSiteOf } from "../test/factories";
