@@ -17,7 +17,7 @@ export interface HostRouter {
   stableLabel(hostHeader: string): string | undefined;
 }
 
-/** Active custom domains, from memory (edge/customDomains.ts). */
+/** Active custom domains, from memory (sites/domainRegistry.ts). */
 export interface CustomDomainHosts {
   target(host: string): { subdomain: string } | undefined;
 }

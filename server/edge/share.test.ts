@@ -8,7 +8,7 @@ import { domains, shareLinkOpens, shareLinks } from "../db/schema";
 import { insertShareLink } from "../db/repositories/shareLinks";
 import { updateSitePassword } from "../db/repositories/sites";
 import { hashSitePassword } from "../auth/sitePasswords";
-import { shareToken } from "./shareTokens";
+import { shareToken } from "../sites/shareTokens";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../test/support";
 import { ownerWithSite as ownerWithSiteOf } from "../test/factories";
 import { hostOf } from "../test/sites";

@@ -14,7 +14,7 @@ import { tryFormPassword } from "./passwordAttempt";
 import { clientAddress, readForm } from "./protection";
 import type { EdgeReply, EdgeRequest } from "./reply";
 import type { ServedHost } from "./resolver";
-import { checkShareCookie, issueShareCookie, linkIdOfToken, shareCookieHeader, shareCookiesOf, type ShareKeys } from "./shareTokens";
+import { checkShareCookie, issueShareCookie, linkIdOfToken, shareCookieHeader, shareCookiesOf, type ShareKeys } from "../sites/shareTokens";
 
 export interface ShareDeps {
   db: Db;
