@@ -243,7 +243,7 @@ export interface EdgeDeps {
   db: Db;
   /** Signs and checks the pass cookies of protected sites (protection.ts passKeys). */
   passKeys: PassKeys;
-  /** Checks share-link tokens and signs and checks share cookies (sites/shareTokens.ts). */
+  /** Checks share-link tokens (sites/shareTokens.ts) and signs and checks share cookies (shareCookies.ts). */
   shareKeys: ShareKeys;
   /** Behind a reverse proxy: the client address is X-Forwarded-For's last entry. */
   trustProxy: boolean;
