@@ -10,7 +10,7 @@ import type { SiteUrls } from "./sites/urls";
 import type { DomainRegistry } from "./sites/domainRegistry";
 import type { ShareKeys } from "./sites/shareTokens";
 
-/** What every route and service may use. Built once in main.ts (or per test in test/support.ts). */
+/** What every route and service may use. Built by compose.ts, once per process and once per test server. */
 export interface AppContext {
   env: Env;
   db: Db;
