@@ -60,7 +60,7 @@ export interface ComposedServer {
   /** The visits the edge records, written every second; absent when off. Closed after the server. */
   analytics: AnalyticsCollector | undefined;
   /** Berth's one HTTP server over these; requests not for a site host go to `fallback`. */
-  createServer(fallback: http.RequestListener, limits?: Pick<ServerOptions, "bodyTimeoutMs" | "maxConnectionsPerAddress">): http.Server;
+  createServer: (fallback: http.RequestListener, limits?: Pick<ServerOptions, "bodyTimeoutMs" | "maxConnectionsPerAddress">) => http.Server;
 }
 
 export async function composeServer(options: ComposeOptions): Promise<ComposedServer> {
