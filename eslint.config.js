@@ -33,6 +33,27 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "warn" },
   },
   {
+    // The dashboard side (API, services, auth, worker) must build and run without the edge, so the
+    // edge is wired in only by the composition root and the process around it; what both sides use
+    // lives outside server/edge/ (http/, sites/, siteConfig/, auth/sitePasswords.ts).
+    files: ["server/**/*.ts"],
+    ignores: ["server/edge/**", "server/compose.ts", "server/start.ts", "server/httpServer.ts", "server/test/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/edge", "**/edge/**"],
+              message:
+                "Only the composition root (server/compose.ts), start.ts, httpServer.ts and test support import server/edge/: the dashboard side must run without the edge. Move what both sides need out of server/edge/, or get the edge from test support.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON bodies loosely; the assertions are what check their shape.
     files: ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.ts", "server/test/**/*.ts", "bench/**/*.ts"],
     rules: {

@@ -6,8 +6,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { createBerthServer } from "./httpServer";
-import type { EdgeHandler } from "./edge/handler";
+import { createBerthServer, type ServerOptions } from "./httpServer";
 import { RawConnection } from "./test/rawHttp";
 
 const TIMEOUT_MS = 1000;
@@ -32,7 +31,7 @@ describe.each([
   { layer: "node:http alone", edge: undefined },
   // A handler that is never asked: every request here is for the dashboard's host, which the
   // edge's layer hands to node:http (with the bytes it read) at its first body.
-  { layer: "the edge's layer handing over", edge: {} as EdgeHandler },
+  { layer: "the edge's layer handing over", edge: {} as NonNullable<ServerOptions["edge"]> },
 ])("request bodies that stop arriving ($layer)", ({ edge }) => {
   let server: http.Server | undefined;
   const open: RawConnection[] = [];

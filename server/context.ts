@@ -6,11 +6,11 @@ import type { Mailer } from "./mail/mailer";
 import type { LegalDocuments } from "./legal/documents";
 import type { BlobStore } from "./storage/blobStore";
 import type { BerthEvents } from "./events";
-import type { SiteUrls } from "./edge/urls";
-import type { DomainRegistry } from "./edge/customDomains";
-import type { ShareKeys } from "./edge/shareTokens";
+import type { SiteUrls } from "./sites/urls";
+import type { DomainRegistry } from "./sites/domainRegistry";
+import type { ShareKeys } from "./sites/shareTokens";
 
-/** What every route and service may use. Built once in main.ts (or per test in test/support.ts). */
+/** What every route and service may use. Built by compose.ts, once per process and once per test server. */
 export interface AppContext {
   env: Env;
   db: Db;
@@ -21,8 +21,8 @@ export interface AppContext {
   blobs: BlobStore;
   events: BerthEvents;
   urls: SiteUrls;
-  /** Active custom domains in memory: the host router and /internal/tls/ask read it (edge/customDomains.ts). */
+  /** Active custom domains in memory: the host router and /internal/tls/ask read it (sites/domainRegistry.ts). */
   domains: DomainRegistry;
-  /** Share links' token and cookie keys, derived from the server secret (edge/shareTokens.ts). */
+  /** Share links' token and cookie keys, derived from the server secret (sites/shareTokens.ts). */
   shareKeys: ShareKeys;
 }

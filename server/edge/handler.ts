@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { BlobStore } from "../storage/blobStore";
 import { formatBytes } from "../../common/format";
 import type { BlobCache } from "./blobCache";
-import { headersFor } from "./config/headers";
+import { headersFor } from "../siteConfig/headers";
 import type { Manifest } from "./manifest";
 import { SITE_PASSWORD_LIMIT } from "../../common/limits";
 import type { Db } from "../db/client";
@@ -39,7 +39,7 @@ import {
 import { tryFormPassword } from "./passwordAttempt";
 import { SHARE_PATH_PREFIX } from "../../common/shareLinks";
 import { createShareGate, isSharePath, SITE_PRIVATE } from "./share";
-import type { ShareKeys } from "./shareTokens";
+import type { ShareKeys } from "../sites/shareTokens";
 import type { AnalyticsRecorder } from "./analytics/collector";
 import { requestAborted } from "../requestAborted";
 
@@ -243,7 +243,7 @@ export interface EdgeDeps {
   db: Db;
   /** Signs and checks the pass cookies of protected sites (protection.ts passKeys). */
   passKeys: PassKeys;
-  /** Checks share-link tokens and signs and checks share cookies (shareTokens.ts). */
+  /** Checks share-link tokens (sites/shareTokens.ts) and signs and checks share cookies (shareCookies.ts). */
   shareKeys: ShareKeys;
   /** Behind a reverse proxy: the client address is X-Forwarded-For's last entry. */
   trustProxy: boolean;

@@ -2,18 +2,9 @@
 // is worked out here, once per deployment, not once per request.
 import type { DeploymentFile } from "../db/repositories/deployments";
 import type { VariantRow } from "../db/repositories/variants";
-import type { RedirectRule } from "./config/redirects";
-import type { HeaderRule } from "./config/headers";
+import { EMPTY_CONFIG, type SiteConfig } from "../siteConfig/siteConfig";
 import { stringBytes } from "./memory/budget";
 import { MANIFEST_BYTES, MANIFEST_FILE_BYTES } from "./memory/sizes";
-
-/** A deployment's _redirects and _headers rules, parsed when it was published. */
-export interface SiteConfig {
-  redirects: RedirectRule[];
-  headers: HeaderRule[];
-}
-
-export const EMPTY_CONFIG: SiteConfig = { redirects: [], headers: [] };
 
 export interface Variant {
   sha256: string;

@@ -4,7 +4,7 @@
 // attempt back, so only wrong ones use the limit up (visitors behind one address all get in).
 import type { Db } from "../db/client";
 import { limitedAttempt, type AttemptLimit, type AttemptOutcome } from "../services/limitedAttempt";
-import { verifySitePassword } from "./protection";
+import { verifySitePassword } from "../auth/sitePasswords";
 
 /** `result` is whether the password was right; `stored` null (no password any more) never is. */
 export function tryFormPassword(db: Db, limit: AttemptLimit, password: string, stored: string | null): Promise<AttemptOutcome<boolean>> {

@@ -1,41 +1,8 @@
-// Password-protected sites (Pro): the scrypt hash stored on the site, and the signed cookie a
-// visitor gets for one host after entering the password. The cookie names the site, the
-// password's version and its expiry, so another site refuses it and a new password ends it.
-import { createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+// Password-protected sites (Pro): the signed cookie a visitor gets for one host after entering the
+// password (whose hash is auth/sitePasswords.ts's). The cookie names the site, the password's
+// version and its expiry, so another site refuses it and a new password ends it.
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-
-const SCRYPT = { N: 16384, r: 8, p: 1 } as const;
-const KEY_BYTES = 32;
-
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_BYTES, { ...params, maxmem: 128 * params.N * params.r * 2 }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
-}
-
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url. */
-export async function hashSitePassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
-}
-
-/** Constant-time comparison of the derived key; a malformed stored hash never matches. */
-export async function verifySitePassword(password: string, stored: string): Promise<boolean> {
-  const parts = stored.split("$");
-  if (parts.length !== 6 || parts[0] !== "scrypt") return false;
-  const [N, r, p] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > 1 << 20) return false;
-  const expected = Buffer.from(parts[5]!, "base64url");
-  const key = await derive(password, Buffer.from(parts[4]!, "base64url"), {
-    N,
-    r,
-    p,
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
-}
 
 /** Host-only (no Domain), so it is sent back to the host that set it and no other. */
 export const PASS_COOKIE = "berth_site_pass";

@@ -32,5 +32,5 @@ function refusal(status: number, text: string): Refusal {
 }
 
 export const TARGET_TOO_LONG = refusal(414, "URI Too Long: this address is longer than 8 KB.\n");
-/** A Host that no DNS name can be (hosts.ts impossibleHost). */
+/** A Host that no DNS name can be (http/host.ts impossibleHost). */
 export const IMPOSSIBLE_HOST = refusal(400, "Bad Request: no host name is that long.\n");

@@ -8,9 +8,9 @@ import type { BlobStore } from "../storage/blobStore";
 import type { BlobCache } from "./blobCache";
 import type { Manifest, ManifestFile, Variant } from "./manifest";
 import { nodeReply, type EdgeReply, type EdgeRequest } from "./reply";
-import { isNotModified, httpDate } from "./http/conditional";
-import { contentRange, ifRangeAllows, multipartByteranges, parseRange, unsatisfiedRange } from "./http/range";
-import { chooseEncoding, type Encoding } from "./http/encoding";
+import { isNotModified, httpDate } from "../http/conditional";
+import { contentRange, ifRangeAllows, multipartByteranges, parseRange, unsatisfiedRange } from "./range";
+import { chooseEncoding, type Encoding } from "../http/encoding";
 
 export const LIVE_CACHE = "public, max-age=0, must-revalidate";
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";

@@ -2,7 +2,7 @@
 // forced redirects, then the file itself (with clean URLs), then the remaining redirect rules,
 // then a 200.html SPA fallback, then the site's own 404.html, then Berth's 404 page.
 import type { Manifest, ManifestFile } from "./manifest";
-import { matchRedirect, type RedirectRule } from "./config/redirects";
+import { matchRedirect, type RedirectRule } from "../siteConfig/redirects";
 import { hrefFor } from "./pages";
 import { parseRequestPath } from "./paths";
 

@@ -14,7 +14,8 @@ import { tryFormPassword } from "./passwordAttempt";
 import { clientAddress, readForm } from "./protection";
 import type { EdgeReply, EdgeRequest } from "./reply";
 import type { ServedHost } from "./resolver";
-import { checkShareCookie, issueShareCookie, linkIdOfToken, shareCookieHeader, shareCookiesOf, type ShareKeys } from "./shareTokens";
+import { linkIdOfToken, type ShareKeys } from "../sites/shareTokens";
+import { checkShareCookie, issueShareCookie, shareCookieHeader, shareCookiesOf } from "./shareCookies";
 
 export interface ShareDeps {
   db: Db;

@@ -272,7 +272,7 @@ describe.each(DRIVERS)("hostile requests to the edge (%s)", (driver) => {
         const b = int(size + 200);
         const kind = pick(["closed", "open", "suffix"]);
         const header = kind === "closed" ? `bytes=${a}-${b}` : kind === "open" ? `bytes=${a}-` : `bytes=-${a}`;
-        // The model of RFC 9110 §14 the edge must follow (server/edge/http/range.ts).
+        // The model of RFC 9110 §14 the edge must follow (server/edge/range.ts).
         let status = 206;
         let start = a;
         const end = kind === "closed" ? Math.min(b, size - 1) : size - 1;

@@ -11,8 +11,9 @@ import { ownerWithSite } from "../test/factories";
 import { hostOf } from "../test/sites";
 import { RawConnection } from "../test/rawHttp";
 import { updateSitePassword } from "../db/repositories/sites";
-import { PASSWORD_PATH } from "../edge/protection";
 
+/** Where a protected site's password form posts. */
+const PASSWORD_PATH = "/.berth/password";
 const PASSWORD = "the site password";
 
 /** A stored hash with a tiny scrypt cost, so thousands of right passwords verify quickly. */

@@ -8,7 +8,7 @@ import type { AppContext } from "../context";
 import { blobsAwaitingCompression, recordVariant } from "../db/repositories/variants";
 import { lockBlobs, registerBlobs } from "../db/repositories/blobs";
 import { BlobTooLargeError } from "../storage/blobStore";
-import { isCompressible } from "../edge/http/encoding";
+import { isCompressible } from "../http/encoding";
 
 /** Smaller files gain too little from compression to be worth a second lookup. */
 export const MIN_COMPRESS_BYTES = 1024;

@@ -15,7 +15,7 @@ import {
   updateShareLinkForUser,
   type ShareLink,
 } from "../db/repositories/shareLinks";
-import { hashSitePassword } from "../edge/protection";
+import { hashSitePassword } from "../auth/sitePasswords";
 import { AppError } from "../errors";
 import { requireRoom } from "./accountCaps";
 import { UUID } from "./siteAccess";

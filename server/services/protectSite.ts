@@ -6,7 +6,7 @@ import { SITE_PASSWORD_TEXT } from "../../common/sites";
 import type { AppContext } from "../context";
 import { getPlanIdForUser } from "../db/repositories/profiles";
 import { updateSitePassword, type Site } from "../db/repositories/sites";
-import { hashSitePassword } from "../edge/protection";
+import { hashSitePassword } from "../auth/sitePasswords";
 import { AppError } from "../errors";
 
 /** The caller has checked that the site is the user's (requireSite). null removes the password. */

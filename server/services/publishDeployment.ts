@@ -10,7 +10,7 @@ import {
   type Deployment,
 } from "../db/repositories/deployments";
 import { lockSite, setLiveDeployment, type Site } from "../db/repositories/sites";
-import type { SiteConfig } from "../edge/manifest";
+import type { SiteConfig } from "../siteConfig/siteConfig";
 import { readSiteConfig, SiteConfigError } from "./readSiteConfig";
 import { pruneDeployments } from "./pruneDeployments";
 

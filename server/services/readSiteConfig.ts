@@ -2,9 +2,9 @@
 // A bad line fails the publish with the line number and the reason.
 import type { AppContext } from "../context";
 import { findSiteFileByPath } from "../db/repositories/siteFiles";
-import { parseRedirects } from "../edge/config/redirects";
-import { parseHeaders } from "../edge/config/headers";
-import { EMPTY_CONFIG, type SiteConfig } from "../edge/manifest";
+import { parseRedirects } from "../siteConfig/redirects";
+import { parseHeaders } from "../siteConfig/headers";
+import { EMPTY_CONFIG, type SiteConfig } from "../siteConfig/siteConfig";
 
 /** Larger configuration files are refused rather than read into memory. */
 export const MAX_CONFIG_BYTES = 512 * 1024;

@@ -1,10 +1,6 @@
 // Requests to the edge over a real socket, with any Host header (fetch cannot set one).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EdgeHandler } from "../edge/handler";
-import type { HostRouter } from "../edge/hosts";
-import type { FastifyBaseLogger } from "fastify";
-import { createBerthServer } from "../httpServer";
 
 export interface EdgeResponse {
   status: number;
@@ -18,24 +14,16 @@ export class EdgeClient {
   /** Set by the first call, so requests sent at once share one server. */
   private listening: Promise<number> | undefined;
 
-  constructor(
-    private readonly handler: EdgeHandler,
-    private readonly hosts: HostRouter,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  /** `createServer`: Berth's HTTP server over the test server's edge (compose.ts). */
+  constructor(private readonly createServer: (fallback: http.RequestListener) => http.Server) {}
 
   /** The port the edge listens on (started on first use), for tests that write raw bytes. */
   port(): Promise<number> {
     this.listening ??= new Promise((resolve) => {
       // The server Berth runs, so both the edge's own HTTP/1.1 layer and node:http are tested.
-      const server = createBerthServer({
-        hosts: this.hosts,
-        edge: this.handler,
-        log: this.log,
-        fallback: (_req, res) => {
-          res.statusCode = 421;
-          res.end();
-        },
+      const server = this.createServer((_req, res) => {
+        res.statusCode = 421;
+        res.end();
       });
       this.server = server;
       server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));

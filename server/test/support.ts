@@ -1,6 +1,7 @@
 // The in-process test server: a real database (a copy of the run's migrated PGlite, or a clone
 // of the PostgreSQL template), the real auth and mailer writing to a temporary outbox, and
-// Fastify's inject() instead of a port.
+// Fastify's inject() instead of a port. It is wired by the composition root start.ts uses
+// (compose.ts), so tests run what production runs.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,28 +13,18 @@ import { inject } from "vitest";
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from "fastify";
 import { openDatabase, type Database } from "../db/client";
 import { loadEnv, type Env } from "../env";
-import { createMailer } from "../mail/mailer";
-import { createAuth } from "../auth/auth";
 import { loadLegalDocuments } from "../legal/documents";
 import { buildApp, type BuildAppOptions } from "../app";
 import type { AppContext } from "../context";
+import { composeServer } from "../compose";
 import { Outbox } from "./outbox";
-import { BerthEvents } from "../events";
-import { createBlobStore } from "../storage";
-import { createSiteUrls } from "../edge/urls";
 import { EdgeClient } from "./edgeClient";
-import { createBerthServer, type ServerOptions } from "../httpServer";
-import { createEdgeHandler } from "../edge/handler";
-import { passKeys } from "../edge/protection";
-import { shareKeys } from "../edge/shareTokens";
-import { EdgeResolver } from "../edge/resolver";
-import { createHostRouter } from "../edge/hosts";
-import { DomainRegistry } from "../edge/customDomains";
-import { BlobCache, MAX_CACHED_FILE_BYTES } from "../edge/blobCache";
-import { EdgeMemory } from "../edge/memory/budget";
-import { useReadyAnswersBudget } from "../edge/http1/responseHead";
-import { VariantCompressor } from "../services/compressVariants";
-import { watchDeploymentFailures, type DeploymentFailureNotices } from "../services/notifyDeploymentFailed";
+import type { ServerOptions } from "../httpServer";
+import type { EdgeResolver } from "../edge/resolver";
+import type { EdgeMemory } from "../edge/memory/budget";
+import type { AnalyticsCollector } from "../edge/analytics/collector";
+import type { VariantCompressor } from "../services/compressVariants";
+import type { DeploymentFailureNotices } from "../services/notifyDeploymentFailed";
 
 export type Driver = "pglite" | "postgres";
 export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
@@ -108,6 +99,8 @@ export interface TestServer {
   /** The edge's budget (BERTH_EDGE_CACHE_MB) and its resolver, for tests of what it remembers. */
   edgeMemory: EdgeMemory;
   edgeResolver: EdgeResolver;
+  /** The edge's analytics, when asked for (`analytics: true`); flush() writes the visits now. */
+  analytics: AnalyticsCollector | undefined;
   /** Makes compressed forms now (in production a publish kicks it in the background). */
   compressor: VariantCompressor;
   /** The deployment-failed e-mails, as in production; settled() waits for the ones under way. */
@@ -136,6 +129,8 @@ export async function getTestServer(
     database?: TestDatabase;
     dataDir?: string;
     app?: BuildAppOptions;
+    /** Whether the edge records visits, as with BERTH_ANALYTICS in a process; off by default. */
+    analytics?: boolean;
     /** Where the app and the HTTP server log; silent by default. */
     log?: FastifyBaseLogger;
   } = {},
@@ -144,42 +139,21 @@ export async function getTestServer(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "berth-data-"));
   const env = testEnv(dataDir, options.env);
   const log = options.log ?? pino({ level: "silent" });
-  const mailer = createMailer({ smtpUrl: env.smtpUrl, from: env.mailFrom, dataDir }, log);
-  const auth = createAuth({ db: database.db, appUrl: env.appUrl, secret: env.secret!, mailer, onMailError: () => {} });
-  const events = new BerthEvents();
-  const ctx: AppContext = {
+  const composed = await composeServer({
     env,
     db: database.db,
-    auth,
-    mailer,
-    legal: loadLegalDocuments(env),
+    secret: env.secret!,
     log,
-    blobs: createBlobStore(env, dataDir),
-    events,
-    urls: createSiteUrls(env),
-    domains: new DomainRegistry(database.db, events),
-    shareKeys: shareKeys(env.secret!, env.appUrl),
-  };
+    legal: loadLegalDocuments(env),
+    edge: true,
+    analytics: options.analytics ?? false,
+    compressOnPublish: false,
+  });
+  const { ctx, compressor, notices, memory, analytics } = composed;
+  const { resolver } = composed.edge!;
   const app = await buildApp(ctx, options.app);
   await app.ready();
-  await ctx.domains.load();
-  const compressor = new VariantCompressor(ctx);
-  const notices = watchDeploymentFailures(ctx);
-  const memory = new EdgeMemory(env.edgeCacheBytes);
-  useReadyAnswersBudget(memory);
-  const resolver = new EdgeResolver(ctx.db, events, memory);
-  const edgeHandler = createEdgeHandler({
-    resolver,
-    blobs: ctx.blobs,
-    cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
-    log,
-    db: ctx.db,
-    passKeys: passKeys(env.secret!, env.appUrl),
-    shareKeys: ctx.shareKeys,
-    trustProxy: env.trustProxy,
-  });
-  const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
-  const edge = new EdgeClient(edgeHandler, hosts, log);
+  const edge = new EdgeClient((fallback) => composed.createServer(fallback));
   const listening: http.Server[] = [];
   const closeListening = () =>
     Promise.all(
@@ -198,10 +172,11 @@ export async function getTestServer(
     edgeResolver: resolver,
     compressor,
     notices,
+    analytics,
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
     async listen(serverOptions = {}) {
-      const http = createBerthServer({ hosts, edge: edgeHandler, log, fallback: (req, res) => app.routing(req, res), ...serverOptions });
+      const http = composed.createServer((req, res) => app.routing(req, res), serverOptions);
       listening.push(http);
       await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
       return {
@@ -221,6 +196,7 @@ export async function getTestServer(
       await closeListening();
       await app.close();
       await edge.close();
+      await analytics?.close();
       return getTestServer(driver, { ...options, database, dataDir });
     },
     async close() {
@@ -230,6 +206,7 @@ export async function getTestServer(
       await closeListening();
       await app.close();
       await edge.close();
+      await analytics?.close();
       await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

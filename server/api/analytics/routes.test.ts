@@ -2,7 +2,6 @@
 // node:http for a Range) across two sites, from two visitors and a bot; the collector's flush and
 // the roll-up; then the API's figures, exactly, and a 404 for everyone but the owner.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { AnalyticsResponse } from "../../../common/analytics";
@@ -10,14 +9,6 @@ import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../../
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, hostOf, zipOf } from "../../test/sites";
 import { rowsOf } from "../../db/client";
-import { createBerthServer } from "../../httpServer";
-import { createEdgeHandler } from "../../edge/handler";
-import { passKeys } from "../../edge/protection";
-import { EdgeResolver } from "../../edge/resolver";
-import { BlobCache, MAX_CACHED_FILE_BYTES } from "../../edge/blobCache";
-import { EdgeMemory } from "../../edge/memory/budget";
-import { createHostRouter } from "../../edge/hosts";
-import { AnalyticsCollector } from "../../edge/analytics/collector";
 import { rollUpAnalytics } from "../../services/rollUpAnalytics";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
@@ -28,46 +19,17 @@ const BOB = "198.51.100.20";
 describe.each(DRIVERS)("site analytics (%s)", (driver) => {
   let server: TestServer;
   let owner: TestClient;
-  let listening: http.Server;
-  let collector: AnalyticsCollector;
+  let collector: NonNullable<TestServer["analytics"]>;
   let port: number;
 
   beforeAll(async () => {
-    server = await getTestServer(driver);
-    const { ctx } = server;
-    collector = new AnalyticsCollector({ db: ctx.db, log: ctx.log, sitesDomain: ctx.env.sitesDomain, trustProxy: true });
-    const memory = new EdgeMemory(ctx.env.edgeCacheBytes);
-    const edge = createEdgeHandler({
-      resolver: new EdgeResolver(ctx.db, ctx.events, memory),
-      blobs: ctx.blobs,
-      cache: new BlobCache(ctx.blobs, memory, MAX_CACHED_FILE_BYTES),
-      log: ctx.log,
-      db: ctx.db,
-      passKeys: passKeys(ctx.env.secret!, ctx.env.appUrl),
-      shareKeys: ctx.shareKeys,
-      // Visitors are simulated with X-Forwarded-For, as behind a proxy.
-      trustProxy: true,
-      analytics: collector,
-    });
-    listening = createBerthServer({
-      hosts: createHostRouter({ ...ctx.env, memory }),
-      edge,
-      log: ctx.log,
-      analytics: collector,
-      fallback: (_req, res) => {
-        res.writeHead(421, { "content-length": 0 });
-        res.end();
-      },
-    });
-    await new Promise<void>((resolve) => listening.listen(0, "127.0.0.1", resolve));
-    port = (listening.address() as AddressInfo).port;
+    // Visitors are simulated with X-Forwarded-For, as behind a proxy.
+    server = await getTestServer(driver, { env: { BERTH_TRUST_PROXY: "true" }, analytics: true });
+    collector = server.analytics!;
+    port = (await server.listen()).port;
     owner = (await signedInClient(server)).client;
   });
-  afterAll(async () => {
-    await collector.close();
-    await new Promise((resolve) => listening.close(resolve));
-    await server.close();
-  });
+  afterAll(() => server.close());
 
   /** One request on its own connection; resolves with the status and every byte the server sent. */
   function visit(host: string, path: string, headers: Record<string, string>): Promise<{ status: number; bytes: number; etag: string }> {

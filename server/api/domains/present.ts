@@ -4,7 +4,7 @@ import type { AppContext } from "../../context";
 import type { DomainWithSite } from "../../db/repositories/domains";
 import { domainRecords } from "../../services/checkDomainDns";
 
-/** A custom domain is reached with the dashboard's scheme and port, as the sites are (edge/urls.ts). */
+/** A custom domain is reached with the dashboard's scheme and port, as the sites are (sites/urls.ts). */
 export function domainUrl(appUrl: string, hostname: string): string {
   const app = new URL(appUrl);
   return `${app.protocol}//${hostname}${app.port ? `:${app.port}` : ""}/`;

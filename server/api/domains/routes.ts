@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { AddDomainRequest, DOMAIN_TEXT, type DomainListResponse, type DomainResponse } from "../../../common/domains";
 import type { AppContext } from "../../context";
 import { getDomainForUser, listDomainsForSite, listDomainsForUser } from "../../db/repositories/domains";
-import { normalizeHost } from "../../edge/hosts";
+import { normalizeHost } from "../../http/host";
 import { AppError } from "../../errors";
 import { addDomain, checkDomainAgain, removeDomain } from "../../services/manageDomains";
 import { requireSite, requireSiteForChange } from "../../services/siteAccess";

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { MeResponse } from "../../../common/api";
 import type { AppContext } from "../../context";
-import { isNotModified } from "../../edge/http/conditional";
+import { isNotModified } from "../../http/conditional";
 import { getAvatar, readAvatarUpload, removeAvatar, saveAvatar } from "../../services/avatars";
 import { readUpload } from "../sites/multipart";
 import { requireUser } from "../session";

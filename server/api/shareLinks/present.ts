@@ -2,8 +2,8 @@
 // link's id (the token is never stored), so the owner can always copy it.
 import { shareLinkState, type ShareLinkResponse } from "../../../common/shareLinks";
 import type { ShareLink, ShareLinkOpenRow } from "../../db/repositories/shareLinks";
-import { shareToken, type ShareKeys } from "../../edge/shareTokens";
-import type { SiteUrls } from "../../edge/urls";
+import { shareToken, type ShareKeys } from "../../sites/shareTokens";
+import type { SiteUrls } from "../../sites/urls";
 
 export function presentShareLink(link: ShareLink, site: { subdomain: string }, urls: SiteUrls, keys: ShareKeys, now = Date.now()): ShareLinkResponse {
   return {

@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
 import { shareLinkOpens, shareLinks, sites } from "../../db/schema";
 import { insertShareLink } from "../../db/repositories/shareLinks";
-import { linkIdOfToken } from "../../edge/shareTokens";
+import { linkIdOfToken } from "../../sites/shareTokens";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../../test/support";
 import { ownerWithSite as ownerWithSiteOf, setPlan, signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";

@@ -8,7 +8,7 @@ import { ownerWithSite as ownerWithSiteOf, setPlan, signedInClient } from "../..
 import { hostOf } from "../../test/sites";
 import { sites } from "../../db/schema";
 import { updateSitePassword } from "../../db/repositories/sites";
-import { hashSitePassword } from "../../edge/protection";
+import { hashSitePassword } from "../../auth/sitePasswords";
 import { SITE_PASSWORD_LIMIT } from "../../../common/limits";
 import { SITE_PASSWORD_TEXT, type SiteResponse } from "../../../common/sites";
 import type { TestClient } from "../../test/support";

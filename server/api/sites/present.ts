@@ -3,7 +3,7 @@ import type { DeploymentResponse, SiteFileResponse, SiteResponse } from "../../.
 import type { Deployment } from "../../db/repositories/deployments";
 import type { SiteFile } from "../../db/repositories/siteFiles";
 import type { Site, SiteSummary } from "../../db/repositories/sites";
-import type { SiteUrls } from "../../edge/urls";
+import type { SiteUrls } from "../../sites/urls";
 
 export function presentSite(site: SiteSummary, urls: SiteUrls): SiteResponse {
   return {

@@ -1,5 +1,5 @@
 // The custom domains this process serves: hostname → site, in memory, so that the host router
-// (hosts.ts) decides synchronously, without a query, and /internal/tls/ask answers from memory.
+// (edge/hosts.ts) decides synchronously, without a query, and /internal/tls/ask answers from memory.
 // Loaded once at startup, then kept right by events: a `domain` event (added, activated, failed,
 // removed) or a `site` event (deleted, restored, renamed, owner banned or deleted, purged)
 // reloads that one site's served domains. A removal takes effect before the reload: the hostname

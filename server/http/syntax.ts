@@ -1,4 +1,4 @@
-// The few pieces of RFC 9110 §5.6 syntax the edge's header parsers share. They take an index
+// The few pieces of RFC 9110 §5.6 syntax the header parsers share (these and the edge's Range). They take an index
 // and return an index so that parsing a header never slices it into new strings.
 
 const SP = 0x20;

@@ -1,8 +1,8 @@
 // Byte ranges (RFC 9110 §14): parsing Range, evaluating If-Range, and the framing of a
 // multipart/byteranges body whose parts the caller streams from the blob.
 import { randomBytes } from "node:crypto";
-import { parseHttpDate, wholeSeconds } from "./conditional";
-import { isOws, skipOws } from "./syntax";
+import { parseHttpDate, wholeSeconds } from "../http/conditional";
+import { isOws, skipOws } from "../http/syntax";
 
 export type RangeResult =
   | { kind: "full" }
