@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CreateFolderRequest, type FolderResponse, type SiteFileListResponse, type UploadResponse } from "../../../common/sites";
 import { validateSitePath } from "../../../common/uploads";
 import type { AppContext } from "../../context";
-import { getSiteFile, listSiteFilesInFolder } from "../../db/repositories/siteFiles";
+import { listSiteFilesInFolder } from "../../db/repositories/siteFiles";
 import { AppError } from "../../errors";
 import { addFilesToSite, createFolder, deleteSiteFile } from "../../services/changeSiteFiles";
+import { openSiteFile } from "../../services/openSiteFile";
 import { UUID } from "../../services/siteAccess";
 import { stageUploadForUser } from "../../services/stageUploadForUser";
-import { BlobNotFoundError } from "../../storage/blobStore";
 import { routeGuards } from "../routeGuards";
 import { incomingFile, readUpload } from "../sites/multipart";
 import { presentDeployment, presentFile } from "../sites/present";
@@ -79,15 +79,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     "/api/sites/:siteId/files/:fileId/download",
     { preHandler: guard.ownSite, onSend: attachmentHeaders },
     async (request, reply) => {
-      const file = UUID.test(request.params.fileId) ? await getSiteFile(ctx.db, request.site.id, request.params.fileId) : undefined;
-      if (!file || file.is_folder || !file.sha256) throw new AppError("file_not_found", 404, "File not found");
-      let stream;
-      try {
-        stream = await ctx.blobs.get(file.sha256);
-      } catch (error) {
-        if (error instanceof BlobNotFoundError) throw new AppError("file_missing", 410, "The file's content is missing from storage.");
-        throw error;
-      }
+      const { file, stream } = await openSiteFile(ctx, request.site.id, request.params.fileId);
       return reply
         .header("content-type", "application/octet-stream")
         .header("content-length", file.file_size)
