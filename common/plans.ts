@@ -15,7 +15,10 @@ export interface Plan {
   maxFileBytes: number;
   customDomains: boolean;
   passwordProtection: boolean;
+  /** Share links to a site (with their expiry, password and view limit). */
   expiringLinks: boolean;
+  /** A site served only to browsers that opened one of its share links (PUT /api/sites/:id/visibility). */
+  privateSites: boolean;
   /** An expiry date and a go-live date on a site (PATCH /api/sites/:id/schedule). */
   siteExpiry: boolean;
   fileVersioning: boolean;
@@ -33,6 +36,7 @@ export const PLANS: Record<PlanId, Plan> = {
     customDomains: false,
     passwordProtection: false,
     expiringLinks: false,
+    privateSites: false,
     siteExpiry: false,
     fileVersioning: false,
     deploymentsKept: 10,
@@ -46,12 +50,30 @@ export const PLANS: Record<PlanId, Plan> = {
     customDomains: true,
     passwordProtection: true,
     expiringLinks: true,
+    privateSites: true,
     siteExpiry: true,
     fileVersioning: true,
     deploymentsKept: null,
     pointInTimeRecovery: true,
   },
 };
+
+/** The switches a plan turns on. The server refuses a change that needs one the user's plan lacks. */
+export const PLAN_FEATURES = [
+  "customDomains",
+  "passwordProtection",
+  "expiringLinks",
+  "privateSites",
+  "siteExpiry",
+  "fileVersioning",
+  "pointInTimeRecovery",
+] as const satisfies readonly (keyof Plan)[];
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
+export type PlanFeatures = Record<PlanFeature, boolean>;
+
+export function featuresOf(plan: Plan): PlanFeatures {
+  return Object.fromEntries(PLAN_FEATURES.map((feature) => [feature, plan[feature]])) as PlanFeatures;
+}
 
 /** A plan size for marketing copy: "500 MB", "5 GB". */
 export function formatPlanBytes(bytes: number): string {

@@ -27,6 +27,7 @@
 // `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./limits";
+import { PLAN_FEATURES } from "./plans";
 import { isOneLine } from "./names";
 import { SITE_VISIBILITIES } from "./shareLinks";
 
@@ -294,7 +295,7 @@ export type UploadResponse = z.infer<typeof UploadResponse>;
 export const FolderResponse = z.object({ file: SiteFileResponse, deployment: DeploymentResponse });
 export type FolderResponse = z.infer<typeof FolderResponse>;
 
-/** GET /api/stats: the overview's figures. */
+/** GET /api/stats: the overview's figures, and the user's plan with its limits and features. */
 export const StatsResponse = z.object({
   total_sites: z.number().int(),
   deployments: z.number().int(),
@@ -302,6 +303,11 @@ export const StatsResponse = z.object({
   storage_quota: z.number().int(),
   max_file_bytes: z.number().int(),
   plan: z.enum(["free", "pro"]),
+  plan_name: z.string(),
+  /** What the user's plan allows: the dashboard offers a feature, or the way to Pro, by these. */
+  features: z.record(z.enum(PLAN_FEATURES), z.boolean()),
+  /** Deployments kept per site besides the live one; null keeps every one. */
+  deployments_kept: z.number().int().nullable(),
   /** Bytes the edge sent for all the user's sites over the last 30 days (analytics roll-ups). */
   bandwidth_30d: z.number().int(),
 });

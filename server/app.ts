@@ -22,6 +22,7 @@ import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
 import { rejectCrossSiteWrites, securityHeaders } from "./api/guards";
+import { decorateGuardedRequest } from "./api/routeGuards";
 
 export interface BuildAppOptions {
   /** Serve the built dashboard from this directory (the `web` role). */
@@ -73,6 +74,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       .send({ error: { code: (error as { code?: string }).code?.toLowerCase() ?? "bad_request", message: (error as Error).message } });
   });
 
+  decorateGuardedRequest(app);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.addHook("onRequest", rejectCrossSiteWrites(ctx.env.appUrl));
   app.addHook("onSend", securityHeaders);

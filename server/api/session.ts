@@ -27,6 +27,7 @@ export const accountSuspended = () => new AppError("account_suspended", 403, ACC
 /**
  * The signed-in user of this request and their session: 401 'Not authenticated' without one,
  * 403 for a suspended account. Records the session's last activity (at most every few minutes).
+ * Routes declare it through the guards of routeGuards.ts.
  */
 export async function requireSession(ctx: AppContext, request: FastifyRequest): Promise<RequestSession> {
   const headers = new Headers();
@@ -40,23 +41,8 @@ export async function requireSession(ctx: AppContext, request: FastifyRequest): 
   return { user: found.user, session: { id, token, updatedAt } };
 }
 
-/** The signed-in user of this request, or a 401 'Not authenticated' (403 when suspended). */
-export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser> {
-  return (await requireSession(ctx, request)).user;
-}
-
 /** Admins: the e-mails in BERTH_ADMIN_EMAILS, and users an admin promoted. */
 export async function isAdmin(ctx: AppContext, user: Pick<SessionUser, "id" | "email">): Promise<boolean> {
   if (ctx.env.adminEmails.has(user.email.toLowerCase())) return true;
   return (await getProfileForUser(ctx.db, user.id))?.is_admin ?? false;
-}
-
-/**
- * The signed-in admin of this request. Everyone else, guests included, gets the same 404 as an
- * unknown route, so the admin API does not even show that it exists.
- */
-export async function requireAdmin(ctx: AppContext, request: FastifyRequest): Promise<SessionUser> {
-  const user = await requireUser(ctx, request).catch(() => undefined);
-  if (!user || !(await isAdmin(ctx, user))) throw new AppError("not_found", 404, "Not found");
-  return user;
 }

@@ -4,7 +4,6 @@
 // (provisionDomains.ts); these only write the row's schedule and say what changed.
 import { randomBytes } from "node:crypto";
 import { DOMAIN_TEXT } from "../../common/domains";
-import { PLANS } from "../../common/plans";
 import type { AppContext } from "../context";
 import {
   countDomainsForUser,
@@ -20,9 +19,9 @@ import {
   type Domain,
   type DomainWithSite,
 } from "../db/repositories/domains";
-import { getPlanIdForUser } from "../db/repositories/profiles";
 import { AppError } from "../errors";
 import { requireRoom } from "./accountCaps";
+import { requireFeature } from "./planPolicy";
 import { UUID, requireNotDeleted, requireSiteForChange } from "./siteAccess";
 
 type DomainContext = Pick<AppContext, "db" | "env" | "events">;
@@ -35,12 +34,6 @@ async function requireDomain(ctx: DomainContext, userId: string, domainId: strin
   if (!domain) throw notFound();
   await requireSiteForChange(ctx.db, userId, domain.site_id);
   return domain;
-}
-
-async function requireCustomDomains(ctx: DomainContext, userId: string): Promise<void> {
-  if (!PLANS[await getPlanIdForUser(ctx.db, userId)].customDomains) {
-    throw new AppError("pro_required", 403, DOMAIN_TEXT.proRequired);
-  }
 }
 
 /** Names Berth answers for itself: the dashboard's host, the sites domain and every name under it. */
@@ -64,7 +57,7 @@ export async function addDomain(
   hostname: string,
   now = new Date(),
 ): Promise<Domain> {
-  await requireCustomDomains(ctx, userId);
+  await requireFeature(ctx, userId, "customDomains");
   requireNotDeleted(site);
   if (isBerthHostname(ctx.env, hostname)) throw new AppError("domain_reserved", 400, DOMAIN_TEXT.sitesDomain);
   if (await getDomainOfUserByHostname(ctx.db, userId, hostname)) throw new AppError("domain_attached", 409, DOMAIN_TEXT.attached);
@@ -95,7 +88,7 @@ export async function addDomain(
 /** "Check again": provisioning starts over from the DNS check. An active domain is returned as it is. */
 export async function checkDomainAgain(ctx: DomainContext, userId: string, domainId: string, now = new Date()): Promise<DomainWithSite> {
   const domain = await requireDomain(ctx, userId, domainId);
-  await requireCustomDomains(ctx, userId);
+  await requireFeature(ctx, userId, "customDomains");
   const restarted = await restartDomainForUser(ctx.db, userId, domainId, now);
   if (restarted) emitDomain(ctx, restarted, restarted.status);
   return (await getDomainForUser(ctx.db, userId, domainId)) ?? domain;

@@ -3,10 +3,8 @@
 // to Free can still close what they shared. Every change drops the edge's cached hosts of the site
 // (the `site` event), because they carry the links' expiry and revocation for checking cookies.
 import type { z } from "zod";
-import { PLANS } from "../../common/plans";
-import { SHARE_LINK_TEXT, type CreateShareLinkRequest, type UpdateShareLinkRequest } from "../../common/shareLinks";
+import type { CreateShareLinkRequest, UpdateShareLinkRequest } from "../../common/shareLinks";
 import type { AppContext } from "../context";
-import { getPlanIdForUser } from "../db/repositories/profiles";
 import {
   countShareLinksForSite,
   deleteShareLinkForUser,
@@ -18,6 +16,7 @@ import {
 import { hashSitePassword } from "../auth/sitePasswords";
 import { AppError } from "../errors";
 import { requireRoom } from "./accountCaps";
+import { requireFeature } from "./planPolicy";
 import { UUID } from "./siteAccess";
 
 /** The site the caller has checked is the user's (requireSite). */
@@ -27,12 +26,6 @@ export interface OwnedSite {
 }
 
 const linkNotFound = () => new AppError("share_link_not_found", 404, "Share link not found");
-
-async function requirePro(ctx: AppContext, userId: string): Promise<void> {
-  if (!PLANS[await getPlanIdForUser(ctx.db, userId)].expiringLinks) {
-    throw new AppError("pro_required", 403, SHARE_LINK_TEXT.proRequired);
-  }
-}
 
 function changed(ctx: AppContext, userId: string, site: OwnedSite): void {
   ctx.events.emit("site", { userId, siteId: site.id, subdomain: site.subdomain });
@@ -51,7 +44,7 @@ export async function createShareLink(
   site: OwnedSite,
   request: z.output<typeof CreateShareLinkRequest>,
 ): Promise<ShareLink> {
-  await requirePro(ctx, userId);
+  await requireFeature(ctx, userId, "expiringLinks");
   const passwordHash = request.password === null ? null : await hashSitePassword(request.password);
   const link = await ctx.db.transaction(async (tx) => {
     // The edge keeps every link of a site in the site's cached host entry: the cap bounds it.
@@ -79,7 +72,7 @@ export async function updateShareLink(
   const link = await requireShareLink(ctx, userId, site, linkId);
   // Restoring a revoked link turns the feature back on.
   const restoring = request.revoked === false && link.revoked_at !== null;
-  if (restoring) await requirePro(ctx, userId);
+  if (restoring) await requireFeature(ctx, userId, "expiringLinks");
   const values: { name?: string; revoked_at?: Date | null } = {};
   if (request.name !== undefined) values.name = request.name;
   if (request.revoked === true && link.revoked_at === null) values.revoked_at = new Date();

@@ -2,13 +2,13 @@
 import type { AppContext } from "../context";
 import { getDeploymentForSite, getManifest, type Deployment } from "../db/repositories/deployments";
 import { ancestorFolders, deleteAllSiteFiles, ensureFolders, upsertFiles } from "../db/repositories/siteFiles";
-import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, setLiveDeployment, type Site } from "../db/repositories/sites";
+import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, setLiveDeployment, type Site, type SiteSummary } from "../db/repositories/sites";
 import { AppError } from "../errors";
 import { publishDeployment } from "./publishDeployment";
-import { requireNotDeleted, requireSite, requireSiteForChange } from "./siteAccess";
+import { requireNotDeleted, requireSite } from "./siteAccess";
 
-export async function deployNow(ctx: AppContext, userId: string, siteId: string): Promise<Deployment> {
-  const site = await requireSiteForChange(ctx.db, userId, siteId);
+/** The caller has checked that the site is the user's and not deleted (requireSiteForChange). */
+export async function deployNow(ctx: AppContext, site: SiteSummary): Promise<Deployment> {
   if (site.file_count === 0) throw new AppError("nothing_to_deploy", 400, "There are no files to deploy. Upload a file first.");
   return publishDeployment(ctx, site, "Deployed from the dashboard");
 }

@@ -1,19 +1,15 @@
 // A site's password (Pro). Setting or changing it needs a plan that allows it; removing it is
 // allowed on any plan, so an owner who went back to Free can still open the site again. Either
 // way the password version goes up, which ends every visitor's pass cookie.
-import { PLANS } from "../../common/plans";
-import { SITE_PASSWORD_TEXT } from "../../common/sites";
 import type { AppContext } from "../context";
-import { getPlanIdForUser } from "../db/repositories/profiles";
 import { updateSitePassword, type Site } from "../db/repositories/sites";
 import { hashSitePassword } from "../auth/sitePasswords";
 import { AppError } from "../errors";
+import { requireFeature } from "./planPolicy";
 
 /** The caller has checked that the site is the user's (requireSite). null removes the password. */
 export async function setSitePassword(ctx: AppContext, userId: string, siteId: string, password: string | null): Promise<Site> {
-  if (password !== null && !PLANS[await getPlanIdForUser(ctx.db, userId)].passwordProtection) {
-    throw new AppError("pro_required", 403, SITE_PASSWORD_TEXT.proRequired);
-  }
+  if (password !== null) await requireFeature(ctx, userId, "passwordProtection");
   const hash = password === null ? null : await hashSitePassword(password);
   const site = await updateSitePassword(ctx.db, userId, siteId, hash);
   if (!site) throw new AppError("site_not_found", 404, "Site not found");

@@ -3,9 +3,8 @@
 // nothing else uses. The live deployment always stays, even after a rollback to an old version.
 import type { AppContext } from "../context";
 import { blobsOfDeployments, deleteDeployments, deploymentsBeyondHistory } from "../db/repositories/deployments";
-import { getPlanIdForUser } from "../db/repositories/profiles";
 import { lockSite, type Site } from "../db/repositories/sites";
-import { PLANS } from "../../common/plans";
+import { planOf } from "./planPolicy";
 import { deleteUnreferencedBytes, releaseBlobs } from "./releaseBlobs";
 
 /** Returns how many deployments went. */
@@ -13,7 +12,7 @@ export async function pruneDeployments(
   ctx: Pick<AppContext, "db" | "blobs" | "events">,
   site: Pick<Site, "id" | "user_id" | "subdomain">,
 ): Promise<number> {
-  const keep = PLANS[await getPlanIdForUser(ctx.db, site.user_id)].deploymentsKept;
+  const keep = (await planOf(ctx, site.user_id)).deploymentsKept;
   if (keep === null) return 0;
   const { gone, garbage } = await ctx.db.transaction(async (tx) => {
     await lockSite(tx, site.id);

@@ -1,18 +1,15 @@
 // A site's expiry and go-live times (Pro). Setting either needs a plan that allows it; clearing
 // both is allowed on any plan, so an owner who went back to Free can still take them off.
-import { PLANS } from "../../common/plans";
-import { SCHEDULE_TEXT, type UpdateScheduleRequest } from "../../common/sites";
+import type { UpdateScheduleRequest } from "../../common/sites";
 import type { AppContext } from "../context";
-import { getPlanIdForUser } from "../db/repositories/profiles";
 import { updateSiteSchedule, type Site } from "../db/repositories/sites";
 import { AppError } from "../errors";
+import { requireFeature } from "./planPolicy";
 
 /** The caller has checked that the site is the user's (requireSite). */
 export async function scheduleSite(ctx: AppContext, userId: string, siteId: string, schedule: UpdateScheduleRequest): Promise<Site> {
   const setting = schedule.expiresAt !== null || schedule.publishAt !== null;
-  if (setting && !PLANS[await getPlanIdForUser(ctx.db, userId)].siteExpiry) {
-    throw new AppError("pro_required", 403, SCHEDULE_TEXT.proRequired);
-  }
+  if (setting) await requireFeature(ctx, userId, "siteExpiry");
   const site = await updateSiteSchedule(ctx.db, userId, siteId, {
     expires_at: schedule.expiresAt === null ? null : new Date(schedule.expiresAt),
     publish_at: schedule.publishAt === null ? null : new Date(schedule.publishAt),

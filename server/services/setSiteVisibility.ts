@@ -1,17 +1,14 @@
 // A site's visibility. "private" (Pro) serves every host of the site only to browsers that opened
 // one of its share links; going back to "public" is allowed on any plan.
-import { PLANS } from "../../common/plans";
-import { SHARE_LINK_TEXT, type SiteVisibility } from "../../common/shareLinks";
+import type { SiteVisibility } from "../../common/shareLinks";
 import type { AppContext } from "../context";
-import { getPlanIdForUser } from "../db/repositories/profiles";
 import { updateSiteVisibility, type Site } from "../db/repositories/sites";
 import { AppError } from "../errors";
+import { requireFeature } from "./planPolicy";
 
 /** The caller has checked that the site is the user's (requireSite). */
 export async function setSiteVisibility(ctx: AppContext, userId: string, siteId: string, visibility: SiteVisibility): Promise<Site> {
-  if (visibility === "private" && !PLANS[await getPlanIdForUser(ctx.db, userId)].expiringLinks) {
-    throw new AppError("pro_required", 403, SHARE_LINK_TEXT.privateProRequired);
-  }
+  if (visibility === "private") await requireFeature(ctx, userId, "privateSites");
   const site = await updateSiteVisibility(ctx.db, userId, siteId, visibility);
   if (!site) throw new AppError("site_not_found", 404, "Site not found");
   // The edge caches each host's site entry until this event.

@@ -1,5 +1,5 @@
 // The operator's API: /api/admin/*. Everyone but an admin gets the same 404 as an unknown route
-// (requireAdmin). The CLI (server/cli) calls the same services.
+// (the admin guard). The CLI (server/cli) calls the same services.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { AdminUserUpdate, type AdminStorageResponse, type AdminUser, type AdminUsersResponse } from "../../../common/admin";
@@ -9,7 +9,7 @@ import { listUsers } from "../../services/admin/listUsers";
 import { sendPasswordReset } from "../../services/admin/sendPasswordReset";
 import { storageOverview } from "../../services/admin/storageOverview";
 import { updateUser } from "../../services/admin/updateUser";
-import { requireAdmin } from "../session";
+import { routeGuards } from "../routeGuards";
 import { parseBody } from "../validate";
 
 const AdminUsersQuery = z.object({
@@ -20,32 +20,29 @@ const AdminUsersQuery = z.object({
 type UserParams = { Params: { id: string } };
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get("/api/admin/users", async (request): Promise<AdminUsersResponse> => {
-    await requireAdmin(ctx, request);
+  const guard = routeGuards(ctx);
+
+  app.get("/api/admin/users", { preHandler: guard.admin }, async (request): Promise<AdminUsersResponse> => {
     const query = parseBody(AdminUsersQuery, request.query);
     return listUsers(ctx, query);
   });
 
-  app.get("/api/admin/storage", async (request): Promise<AdminStorageResponse> => {
-    await requireAdmin(ctx, request);
+  app.get("/api/admin/storage", { preHandler: guard.admin }, async (): Promise<AdminStorageResponse> => {
     return storageOverview(ctx);
   });
 
-  app.patch<UserParams>("/api/admin/users/:id", async (request): Promise<AdminUser> => {
-    const admin = await requireAdmin(ctx, request);
+  app.patch<UserParams>("/api/admin/users/:id", { preHandler: guard.admin }, async (request): Promise<AdminUser> => {
     const update = parseBody(AdminUserUpdate, request.body);
-    return updateUser(ctx, admin.id, request.params.id, update);
+    return updateUser(ctx, request.user.id, request.params.id, update);
   });
 
-  app.post<UserParams>("/api/admin/users/:id/password-reset", async (request, reply) => {
-    const admin = await requireAdmin(ctx, request);
-    await sendPasswordReset(ctx, admin.id, request.params.id);
+  app.post<UserParams>("/api/admin/users/:id/password-reset", { preHandler: guard.admin }, async (request, reply) => {
+    await sendPasswordReset(ctx, request.user.id, request.params.id);
     return reply.status(204).send();
   });
 
-  app.delete<UserParams>("/api/admin/users/:id", async (request, reply) => {
-    const admin = await requireAdmin(ctx, request);
-    await deleteUser(ctx, admin.id, request.params.id);
+  app.delete<UserParams>("/api/admin/users/:id", { preHandler: guard.admin }, async (request, reply) => {
+    await deleteUser(ctx, request.user.id, request.params.id);
     return reply.status(204).send();
   });
 }

@@ -6,26 +6,26 @@ import { getDomainForUser, listDomainsForSite, listDomainsForUser } from "../../
 import { normalizeHost } from "../../http/host";
 import { AppError } from "../../errors";
 import { addDomain, checkDomainAgain, removeDomain } from "../../services/manageDomains";
-import { requireSite, requireSiteForChange } from "../../services/siteAccess";
-import { requireUser } from "../session";
+import { routeGuards } from "../routeGuards";
 import { parseBody } from "../validate";
 import { presentDomain } from "./present";
 
+type SiteParams = { Params: { siteId: string } };
+type DomainParams = { Params: { domainId: string } };
+
 export async function domainRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get("/api/domains", async (request): Promise<DomainListResponse> => {
-    const user = await requireUser(ctx, request);
-    return { domains: (await listDomainsForUser(ctx.db, user.id)).map((domain) => presentDomain(domain, ctx)) };
+  const guard = routeGuards(ctx);
+
+  app.get("/api/domains", { preHandler: guard.signedIn }, async (request): Promise<DomainListResponse> => {
+    return { domains: (await listDomainsForUser(ctx.db, request.user.id)).map((domain) => presentDomain(domain, ctx)) };
   });
 
-  app.get<{ Params: { siteId: string } }>("/api/sites/:siteId/domains", async (request): Promise<DomainListResponse> => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSite(ctx.db, user.id, request.params.siteId);
-    return { domains: (await listDomainsForSite(ctx.db, user.id, site.id)).map((domain) => presentDomain(domain, ctx)) };
+  app.get<SiteParams>("/api/sites/:siteId/domains", { preHandler: guard.ownSite }, async (request): Promise<DomainListResponse> => {
+    return { domains: (await listDomainsForSite(ctx.db, request.user.id, request.site.id)).map((domain) => presentDomain(domain, ctx)) };
   });
 
-  app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/domains", async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
+  app.post<SiteParams>("/api/sites/:siteId/domains", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
+    const { user, site } = request;
     const { domain } = parseBody(AddDomainRequest, request.body);
     const added = await addDomain(ctx, user.id, site, domain);
     const row = await getDomainForUser(ctx.db, user.id, added.id);
@@ -33,14 +33,13 @@ export async function domainRoutes(app: FastifyInstance, ctx: AppContext): Promi
     return reply.status(201).send(presentDomain(row, ctx) satisfies DomainResponse);
   });
 
-  app.post<{ Params: { domainId: string } }>("/api/domains/:domainId/check", async (request): Promise<DomainResponse> => {
-    const user = await requireUser(ctx, request);
-    return presentDomain(await checkDomainAgain(ctx, user.id, request.params.domainId), ctx);
+  // A domain's own routes: the services find it among the user's (404) and refuse it while its site is deleted (409).
+  app.post<DomainParams>("/api/domains/:domainId/check", { preHandler: guard.signedIn }, async (request): Promise<DomainResponse> => {
+    return presentDomain(await checkDomainAgain(ctx, request.user.id, request.params.domainId), ctx);
   });
 
-  app.delete<{ Params: { domainId: string } }>("/api/domains/:domainId", async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    await removeDomain(ctx, user.id, request.params.domainId);
+  app.delete<DomainParams>("/api/domains/:domainId", { preHandler: guard.signedIn }, async (request, reply) => {
+    await removeDomain(ctx, request.user.id, request.params.domainId);
     return reply.status(204).send();
   });
 }

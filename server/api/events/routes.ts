@@ -4,15 +4,17 @@ import type { FastifyInstance } from "fastify";
 import type { ServerEvent } from "../../../common/sites";
 import type { AppContext } from "../../context";
 import type { DeploymentChanged, DomainChanged, SiteChanged, AnalyticsUpdated } from "../../events";
-import { requireUser } from "../session";
+import { routeGuards } from "../routeGuards";
 import { presentDeployment } from "../sites/present";
 
 /** A comment line every 30 s keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 30_000;
 
 export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get("/api/events", async (request, reply) => {
-    const user = await requireUser(ctx, request);
+  const guard = routeGuards(ctx);
+
+  app.get("/api/events", { preHandler: guard.signedIn }, async (request, reply) => {
+    const { user } = request;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -2,15 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { CreateFolderRequest, type FolderResponse, type SiteFileListResponse, type UploadResponse } from "../../../common/sites";
 import { validateSitePath } from "../../../common/uploads";
 import type { AppContext } from "../../context";
-import { getSiteFile, listSiteFilesInFolder } from "../../db/repositories/siteFiles";
+import { listSiteFilesInFolder } from "../../db/repositories/siteFiles";
 import { AppError } from "../../errors";
 import { addFilesToSite, createFolder, deleteSiteFile } from "../../services/changeSiteFiles";
-import { requireSite, requireSiteForChange, UUID } from "../../services/siteAccess";
-import { BlobNotFoundError } from "../../storage/blobStore";
-import { readUpload } from "../sites/multipart";
+import { openSiteFile } from "../../services/openSiteFile";
+import { UUID } from "../../services/siteAccess";
+import { stageUploadForUser } from "../../services/stageUploadForUser";
+import { routeGuards } from "../routeGuards";
+import { incomingFile, readUpload } from "../sites/multipart";
 import { presentDeployment, presentFile } from "../sites/present";
-import { stageForUser } from "../sites/staging";
-import { requireUser } from "../session";
 import { parseBody } from "../validate";
 
 /** "a/b" → "a/b"; "" or absent → the root (null). Anything unsafe is a 400. */
@@ -21,20 +21,23 @@ function folderParam(value: string | null | undefined): string | null {
   return checked.path;
 }
 
+type SiteParams = { Params: { siteId: string } };
+type FileParams = { Params: { siteId: string; fileId: string } };
+
 export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Params: { siteId: string }; Querystring: { parent?: string } }>(
+  const guard = routeGuards(ctx);
+
+  app.get<SiteParams & { Querystring: { parent?: string } }>(
     "/api/sites/:siteId/files",
+    { preHandler: guard.ownSite },
     async (request): Promise<SiteFileListResponse> => {
-      const user = await requireUser(ctx, request);
-      const site = await requireSite(ctx.db, user.id, request.params.siteId);
-      const files = await listSiteFilesInFolder(ctx.db, site.id, folderParam(request.query.parent));
-      return { files: files.map((f) => presentFile(f, site, ctx.urls)) };
+      const files = await listSiteFilesInFolder(ctx.db, request.site.id, folderParam(request.query.parent));
+      return { files: files.map((f) => presentFile(f, request.site, ctx.urls)) };
     },
   );
 
-  app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/files", async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
+  app.post<SiteParams>("/api/sites/:siteId/files", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
+    const { user, site } = request;
     const result = await readUpload(request, async (fields, file) => {
       let parent: string | null;
       try {
@@ -43,7 +46,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
         file.file.resume();
         throw error;
       }
-      const { staged, quotaBytes } = await stageForUser(ctx, user.id, file, { extractZip: fields.extract === "true" });
+      const { staged, quotaBytes } = await stageUploadForUser(ctx, user.id, incomingFile(file), { extractZip: fields.extract === "true" });
       return addFilesToSite(ctx, { userId: user.id, siteId: site.id, parent, staged, quotaBytes, note: `Uploaded ${file.filename}` });
     });
     const liveId = result.deployment.status === "success" ? result.deployment.id : site.live_deployment_id;
@@ -54,9 +57,8 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply.status(201).send(body);
   });
 
-  app.post<{ Params: { siteId: string } }>("/api/sites/:siteId/folders", async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
+  app.post<SiteParams>("/api/sites/:siteId/folders", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
+    const { user, site } = request;
     const body = parseBody(CreateFolderRequest, request.body);
     const result = await createFolder(ctx, { userId: user.id, siteId: site.id, parent: folderParam(body.parent), name: body.name });
     const response: FolderResponse = {
@@ -66,29 +68,18 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply.status(201).send(response);
   });
 
-  app.delete<{ Params: { siteId: string; fileId: string } }>("/api/sites/:siteId/files/:fileId", async (request) => {
-    const user = await requireUser(ctx, request);
-    const site = await requireSiteForChange(ctx.db, user.id, request.params.siteId);
+  app.delete<FileParams>("/api/sites/:siteId/files/:fileId", { preHandler: guard.ownSiteForChange }, async (request) => {
+    const { user, site } = request;
     if (!UUID.test(request.params.fileId)) throw new AppError("file_not_found", 404, "File not found");
     const result = await deleteSiteFile(ctx, { userId: user.id, siteId: site.id, fileId: request.params.fileId });
     return { deployment: presentDeployment(result.deployment, result.deployment.id) };
   });
 
-  app.get<{ Params: { siteId: string; fileId: string } }>(
+  app.get<FileParams>(
     "/api/sites/:siteId/files/:fileId/download",
-    { onSend: attachmentHeaders },
+    { preHandler: guard.ownSite, onSend: attachmentHeaders },
     async (request, reply) => {
-      const user = await requireUser(ctx, request);
-      const site = await requireSite(ctx.db, user.id, request.params.siteId);
-      const file = UUID.test(request.params.fileId) ? await getSiteFile(ctx.db, site.id, request.params.fileId) : undefined;
-      if (!file || file.is_folder || !file.sha256) throw new AppError("file_not_found", 404, "File not found");
-      let stream;
-      try {
-        stream = await ctx.blobs.get(file.sha256);
-      } catch (error) {
-        if (error instanceof BlobNotFoundError) throw new AppError("file_missing", 410, "The file's content is missing from storage.");
-        throw error;
-      }
+      const { file, stream } = await openSiteFile(ctx, request.site.id, request.params.fileId);
       return reply
         .header("content-type", "application/octet-stream")
         .header("content-length", file.file_size)

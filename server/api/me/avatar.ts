@@ -7,7 +7,7 @@ import type { AppContext } from "../../context";
 import { isNotModified } from "../../http/conditional";
 import { getAvatar, readAvatarUpload, removeAvatar, saveAvatar } from "../../services/avatars";
 import { readUpload } from "../sites/multipart";
-import { requireUser } from "../session";
+import { routeGuards } from "../routeGuards";
 import { presentMe } from "./present";
 
 /** Runs after the app-wide security headers, so the picture's stricter ones win. */
@@ -19,15 +19,16 @@ async function imageHeaders(_request: FastifyRequest, reply: FastifyReply, paylo
 }
 
 export async function avatarRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.put("/api/me/avatar", async (request): Promise<MeResponse> => {
-    const user = await requireUser(ctx, request);
+  const guard = routeGuards(ctx);
+
+  app.put("/api/me/avatar", { preHandler: guard.signedIn }, async (request): Promise<MeResponse> => {
+    const { user } = request;
     await readUpload(request, async (_fields, file) => saveAvatar(ctx, user.id, await readAvatarUpload(file.file)));
     return presentMe(ctx, user);
   });
 
-  app.get("/api/me/avatar", { onSend: imageHeaders }, async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    const avatar = await getAvatar(ctx, user.id);
+  app.get("/api/me/avatar", { preHandler: guard.signedIn, onSend: imageHeaders }, async (request, reply) => {
+    const avatar = await getAvatar(ctx, request.user.id);
     const etag = `"${avatar.sha256}"`;
     // Private: the URL is the same for everyone, the picture is not. Revalidated every time,
     // which costs a 304, so a removed or replaced picture never lingers.
@@ -39,9 +40,8 @@ export async function avatarRoutes(app: FastifyInstance, ctx: AppContext): Promi
     return reply.send(await avatar.open());
   });
 
-  app.delete("/api/me/avatar", async (request): Promise<MeResponse> => {
-    const user = await requireUser(ctx, request);
-    await removeAvatar(ctx, user.id);
-    return presentMe(ctx, user);
+  app.delete("/api/me/avatar", { preHandler: guard.signedIn }, async (request): Promise<MeResponse> => {
+    await removeAvatar(ctx, request.user.id);
+    return presentMe(ctx, request.user);
   });
 }

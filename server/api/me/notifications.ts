@@ -2,22 +2,18 @@
 import type { FastifyInstance } from "fastify";
 import { NotificationPreferences } from "../../../common/account";
 import type { AppContext } from "../../context";
-import { getNotificationPreferences, setNotificationPreferences } from "../../db/repositories/profiles";
-import { requireUser } from "../session";
+import { readNotificationPreferences, saveNotificationPreferences } from "../../services/notificationPreferences";
+import { routeGuards } from "../routeGuards";
 import { parseBody } from "../validate";
 
-const DEFAULTS: NotificationPreferences = { deployFailed: true, domainActive: true, weeklySummary: false };
-
 export async function notificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get("/api/me/notifications", async (request): Promise<NotificationPreferences> => {
-    const user = await requireUser(ctx, request);
-    return (await getNotificationPreferences(ctx.db, user.id)) ?? DEFAULTS;
+  const guard = routeGuards(ctx);
+
+  app.get("/api/me/notifications", { preHandler: guard.signedIn }, async (request): Promise<NotificationPreferences> => {
+    return readNotificationPreferences(ctx, request.user.id);
   });
 
-  app.put("/api/me/notifications", async (request): Promise<NotificationPreferences> => {
-    const user = await requireUser(ctx, request);
-    const preferences = parseBody(NotificationPreferences, request.body);
-    await setNotificationPreferences(ctx.db, user.id, preferences);
-    return (await getNotificationPreferences(ctx.db, user.id)) ?? DEFAULTS;
+  app.put("/api/me/notifications", { preHandler: guard.signedIn }, async (request): Promise<NotificationPreferences> => {
+    return saveNotificationPreferences(ctx, request.user.id, parseBody(NotificationPreferences, request.body));
   });
 }

@@ -5,7 +5,7 @@ import type { MeResponse } from "../../../common/api";
 import { ProfileUpdate } from "../../../common/account";
 import type { AppContext } from "../../context";
 import { updateProfile } from "../../services/updateProfile";
-import { requireUser } from "../session";
+import { routeGuards } from "../routeGuards";
 import { parseBody } from "../validate";
 import { avatarRoutes } from "./avatar";
 import { notificationRoutes } from "./notifications";
@@ -13,13 +13,12 @@ import { presentMe } from "./present";
 import { sessionRoutes } from "./sessions";
 
 export async function meRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get("/api/me", async (request): Promise<MeResponse> => {
-    const user = await requireUser(ctx, request);
-    return presentMe(ctx, user);
-  });
+  const guard = routeGuards(ctx);
 
-  app.patch("/api/me/profile", async (request): Promise<MeResponse> => {
-    const user = await requireUser(ctx, request);
+  app.get("/api/me", { preHandler: guard.signedIn }, async (request): Promise<MeResponse> => presentMe(ctx, request.user));
+
+  app.patch("/api/me/profile", { preHandler: guard.signedIn }, async (request): Promise<MeResponse> => {
+    const { user } = request;
     const update = parseBody(ProfileUpdate, request.body);
     await updateProfile(ctx, user.id, update);
     return presentMe(ctx, { ...user, name: update.full_name });

@@ -4,6 +4,7 @@ import type { FastifyRequest } from "fastify";
 import type { MultipartFile } from "@fastify/multipart";
 import { AppError } from "../../errors";
 import { SITE_TEXT } from "../../../common/sites";
+import type { IncomingFile } from "../../services/stageUpload";
 
 export async function readUpload<T>(
   request: FastifyRequest,
@@ -24,4 +25,9 @@ export async function readUpload<T>(
     return await handle(fields, part);
   }
   throw new AppError("file_required", 400, SITE_TEXT.fileRequired, undefined, SITE_TEXT.fileRequiredDescription);
+}
+
+/** The part as the upload services take it: its name, declared type and byte stream. */
+export function incomingFile(part: MultipartFile): IncomingFile {
+  return { filename: part.filename, mimetype: part.mimetype, stream: part.file };
 }

@@ -15,6 +15,7 @@ const FEATURES: { key: keyof Plan; label: string | ((plan: Plan) => string) }[] 
   { key: "customDomains", label: "Custom domains" },
   { key: "passwordProtection", label: "Password-protected links" },
   { key: "expiringLinks", label: "Expiring links" },
+  { key: "privateSites", label: "Private sites" },
   { key: "siteExpiry", label: "Site expiry and go-live times" },
   {
     key: "deploymentsKept",

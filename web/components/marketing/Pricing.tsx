@@ -11,6 +11,7 @@ function planFeatures(plan: Plan): string[] {
   if (plan.customDomains) items.push("Custom domains");
   if (plan.passwordProtection) items.push("Password-protected links");
   if (plan.expiringLinks) items.push("Expiring links");
+  if (plan.privateSites) items.push("Private sites");
   if (plan.fileVersioning) items.push("File versioning");
   if (plan.pointInTimeRecovery) items.push("Point-in-time recovery");
   return items;

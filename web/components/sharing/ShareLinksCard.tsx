@@ -3,9 +3,8 @@
 // and deletes links made while on Pro; making new ones leads to the plans dialog.
 import { useState } from "react";
 import { Plus, Share2 } from "lucide-react";
-import { PLANS, type PlanId } from "../../../common/plans";
 import { SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
-import type { SiteResponse } from "../../../common/sites";
+import type { SiteResponse, StatsResponse } from "../../../common/sites";
 import { useShareLinks } from "../../lib/queries";
 import { useNow } from "../../lib/useNow";
 import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
@@ -16,11 +15,13 @@ import { Loading, Skeleton } from "../ui/Skeleton";
 import { NewShareLinkDialog } from "./NewShareLinkDialog";
 import { ShareLinkItem } from "./ShareLinkItem";
 
-export function ShareLinksCard({ site, planId }: { site: SiteResponse; planId: PlanId | undefined }) {
+/** `stats` is the user's plan as GET /api/stats reports it; undefined while it loads. */
+export function ShareLinksCard({ site, stats }: { site: SiteResponse; stats: StatsResponse | undefined }) {
   const links = useShareLinks(site.id);
   const now = useNow(30_000);
   const [creating, setCreating] = useState(false);
-  const allowed = planId ? PLANS[planId].expiringLinks : false;
+  const planId = stats?.plan;
+  const allowed = stats?.features.expiringLinks ?? false;
 
   return (
     <Card>

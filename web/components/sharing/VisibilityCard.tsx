@@ -2,9 +2,8 @@
 // page, except to browsers that opened one of its share links. Turning it off works on any plan,
 // so a site made private on Pro can be opened again after a downgrade.
 import { Eye, EyeOff } from "lucide-react";
-import { PLANS, type PlanId } from "../../../common/plans";
 import { SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
-import type { SiteResponse } from "../../../common/sites";
+import type { SiteResponse, StatsResponse } from "../../../common/sites";
 import { cn } from "../../lib/cn";
 import { Switch } from "../settings/Switch";
 import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
@@ -12,11 +11,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
 import { Label } from "../ui/Label";
 import { useSetVisibility } from "./useShareLinkActions";
 
-export function VisibilityCard({ site, planId }: { site: SiteResponse; planId: PlanId | undefined }) {
+/** `stats` is the user's plan as GET /api/stats reports it; undefined while it loads. */
+export function VisibilityCard({ site, stats }: { site: SiteResponse; stats: StatsResponse | undefined }) {
   const setVisibility = useSetVisibility(site.id);
   const isPrivate = site.visibility === "private";
   // Until the plan is known the switch waits, rather than flash an upgrade prompt at Pro users.
-  const allowed = planId ? PLANS[planId].expiringLinks : false;
+  const planId = stats?.plan;
+  const allowed = stats?.features.privateSites ?? false;
   const Icon = isPrivate ? EyeOff : Eye;
 
   return (

@@ -1,13 +1,17 @@
 import { Link } from "react-router";
 import { CloudUpload, FolderPlus, Plus, Share2, type LucideIcon } from "lucide-react";
-import { PLANS, formatPlanBytes, type PlanId } from "../../../common/plans";
+import { formatPlanBytes } from "../../../common/plans";
+import type { StatsResponse } from "../../../common/sites";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { Button } from "../ui/Button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 
-/** The new user's overview: three steps from a file to a link, and the button to take the first. */
-export function GetStarted({ sitesDomain, planId }: { sitesDomain: string; planId: PlanId | undefined }) {
-  const plan = PLANS[planId ?? "free"];
+/**
+ * The new user's overview: three steps from a file to a link, and the button to take the first.
+ * The per-file limit is the user's plan's, from GET /api/stats, named once it has arrived.
+ */
+export function GetStarted({ sitesDomain, stats }: { sitesDomain: string; stats: StatsResponse | undefined }) {
+  const limit = stats ? ` — up to ${formatPlanBytes(stats.max_file_bytes)} per file on the ${stats.plan_name} plan` : "";
   const steps: { Icon: LucideIcon; title: string; body: string }[] = [
     {
       Icon: FolderPlus,
@@ -17,7 +21,7 @@ export function GetStarted({ sitesDomain, planId }: { sitesDomain: string; planI
     {
       Icon: CloudUpload,
       title: "Upload your content",
-      body: `Drop an HTML file, a PDF, an image or a .zip of a static site — up to ${formatPlanBytes(plan.maxFileBytes)} per file on the ${plan.name} plan.`,
+      body: `Drop an HTML file, a PDF, an image or a .zip of a static site${limit}.`,
     },
     {
       Icon: Share2,

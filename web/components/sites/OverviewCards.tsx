@@ -1,29 +1,29 @@
 // The overview's side cards: the user's plan, tips, and help.
 import { Link } from "react-router";
 import { ArrowUpRight, BookOpen, FileArchive, Lightbulb, Link2, Share2, Sparkles, type LucideIcon } from "lucide-react";
-import { PLANS, formatPlanBytes, type PlanId } from "../../../common/plans";
+import { formatPlanBytes } from "../../../common/plans";
+import type { StatsResponse } from "../../../common/sites";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
 import { Button } from "../ui/Button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Skeleton } from "../ui/Skeleton";
 
 /** The plan the server reports (GET /api/stats); a skeleton until it is known. */
-export function PlanCard({ planId }: { planId: PlanId | undefined }) {
-  const plan = planId ? PLANS[planId] : undefined;
+export function PlanCard({ stats }: { stats: StatsResponse | undefined }) {
   return (
     <Card>
       <CardHeader className="pb-4">
         <div className="flex items-center justify-between gap-2">
           <CardTitle className="text-base">Your plan</CardTitle>
-          {plan ? (
+          {stats ? (
             <span
               className={
-                plan.id === "pro"
+                stats.plan === "pro"
                   ? "rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground"
                   : "rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground"
               }
             >
-              {plan.name}
+              {stats.plan_name}
             </span>
           ) : (
             <Skeleton className="h-5 w-12 rounded-full" />
@@ -34,14 +34,14 @@ export function PlanCard({ planId }: { planId: PlanId | undefined }) {
         <dl className="grid grid-cols-2 gap-3 text-sm">
           <div className="rounded-lg bg-muted/60 p-3">
             <dt className="text-xs text-muted-foreground">Storage</dt>
-            <dd className="mt-0.5 font-semibold">{plan ? formatPlanBytes(plan.storageBytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
+            <dd className="mt-0.5 font-semibold">{stats ? formatPlanBytes(stats.storage_quota) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
           </div>
           <div className="rounded-lg bg-muted/60 p-3">
             <dt className="text-xs text-muted-foreground">Per file</dt>
-            <dd className="mt-0.5 font-semibold">{plan ? formatPlanBytes(plan.maxFileBytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
+            <dd className="mt-0.5 font-semibold">{stats ? formatPlanBytes(stats.max_file_bytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
           </div>
         </dl>
-        <UpgradeDialog currentPlan={planId}>
+        <UpgradeDialog currentPlan={stats?.plan}>
           <Button variant="outline" className="w-full">
             <Sparkles aria-hidden />
             Compare plans

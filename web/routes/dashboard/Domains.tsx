@@ -4,7 +4,6 @@
 import { useEffect, useMemo } from "react";
 import { useSearchParams } from "react-router";
 import { DOMAIN_UI_TEXT } from "../../../common/domains";
-import { PLANS } from "../../../common/plans";
 import { DASHBOARD_TEXT, PRODUCT_NAME } from "../../../common/texts";
 import { AddDomainForm } from "../../components/domains/AddDomainForm";
 import { DomainList } from "../../components/domains/DomainList";
@@ -47,7 +46,7 @@ export function Domains() {
         <CardContent>
           {!planId || sites.isPending ? (
             <Skeleton className="h-[4.25rem] w-full" />
-          ) : !PLANS[planId].customDomains ? (
+          ) : !stats.data?.features.customDomains ? (
             <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={planId} />
           ) : sitesToChoose.length === 0 ? (
             <p className="text-sm text-muted-foreground">{DOMAIN_UI_TEXT.noSites}</p>

@@ -55,7 +55,7 @@ export function Overview() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">
           {isNew ? (
-            <GetStarted sitesDomain={sitesDomain} planId={stats.data?.plan} />
+            <GetStarted sitesDomain={sitesDomain} stats={stats.data} />
           ) : (
             <RecentSites
               sites={sites.data ?? []}
@@ -67,7 +67,7 @@ export function Overview() {
           )}
         </div>
         <div className="flex flex-col gap-6">
-          <PlanCard planId={stats.data?.plan} />
+          <PlanCard stats={stats.data} />
           {isNew ? <HelpCard /> : <TipsCard />}
         </div>
       </div>

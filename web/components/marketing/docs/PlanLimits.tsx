@@ -8,6 +8,7 @@ const ROWS: { label: string; value: (plan: Plan) => string | boolean }[] = [
   { label: "Custom domains", value: (p) => p.customDomains },
   { label: "Password-protected links", value: (p) => p.passwordProtection },
   { label: "Expiring links", value: (p) => p.expiringLinks },
+  { label: "Private sites, open only through share links", value: (p) => p.privateSites },
   { label: "Site expiry and go-live times", value: (p) => p.siteExpiry },
   { label: "Versions kept per site", value: (p) => (p.deploymentsKept === null ? "All" : `The last ${p.deploymentsKept}`) },
   { label: "Point-in-time recovery", value: (p) => p.pointInTimeRecovery },

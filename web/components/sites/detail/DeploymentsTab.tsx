@@ -5,7 +5,6 @@ import { toast } from "sonner";
 import { History, Rocket } from "lucide-react";
 import { SITE_TEXT, type DeploymentResponse, type SiteResponse } from "../../../../common/sites";
 import { useDeployments, useStats } from "../../../lib/queries";
-import { PLANS } from "../../../../common/plans";
 import { Button } from "../../ui/Button";
 import { ConfirmDialog } from "../../ui/ConfirmDialog";
 import { LoadError } from "../../ui/LoadError";
@@ -25,7 +24,7 @@ export function DeploymentsTab({ site }: { site: SiteResponse }) {
   const now = useNow(30_000);
   const list = deployments.data;
   const stats = useStats();
-  const kept = stats.data ? PLANS[stats.data.plan].deploymentsKept : undefined;
+  const kept = stats.data?.deployments_kept;
   const live = list?.find((deployment) => deployment.is_live) ?? null;
   const goingBack = target !== null && live !== null && target.version < live.version;
 

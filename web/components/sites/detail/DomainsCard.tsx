@@ -1,7 +1,6 @@
 // The Settings tab's Domains card (Pro): this site's custom domains with their live status, and a
 // form to add one. A Free user sees the list (to remove what was added on Pro) and the way to Pro.
 import { Link2 } from "lucide-react";
-import { PLANS } from "../../../../common/plans";
 import type { SiteResponse } from "../../../../common/sites";
 import { useSiteDomains, useStats } from "../../../lib/queries";
 import { AddDomainForm } from "../../domains/AddDomainForm";
@@ -11,7 +10,7 @@ import { ProFeaturePrompt } from "./ProFeaturePrompt";
 
 export function DomainsCard({ site }: { site: SiteResponse }) {
   const domains = useSiteDomains(site.id);
-  const planId = useStats().data?.plan;
+  const stats = useStats().data;
 
   return (
     <Card>
@@ -23,10 +22,10 @@ export function DomainsCard({ site }: { site: SiteResponse }) {
         <CardDescription>Serve this site on domain names you own, as well as on its own address.</CardDescription>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-6 pt-6">
-        {planId && !PLANS[planId].customDomains ? (
-          <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={planId} />
+        {stats && !stats.features.customDomains ? (
+          <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={stats.plan} />
         ) : (
-          <AddDomainForm siteId={site.id} disabled={!planId || site.is_deleted} />
+          <AddDomainForm siteId={site.id} disabled={!stats || site.is_deleted} />
         )}
         <DomainList
           domains={domains.data}

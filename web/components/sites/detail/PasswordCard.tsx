@@ -9,7 +9,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { LockKeyhole } from "lucide-react";
 import { toast } from "sonner";
-import { PLANS } from "../../../../common/plans";
 import { SetSitePasswordForm, SITE_PASSWORD_TEXT, type SetSitePasswordRequest, type SiteResponse } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
@@ -26,7 +25,7 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
   const stats = useStats();
   const planId = stats.data?.plan;
   // Until the plan is known the fields wait, rather than flash an upgrade prompt at Pro users.
-  const allowed = planId ? PLANS[planId].passwordProtection : false;
+  const allowed = stats.data?.features.passwordProtection ?? false;
   const {
     register,
     handleSubmit,

@@ -8,7 +8,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock } from "lucide-react";
 import { toast } from "sonner";
-import { PLANS } from "../../../../common/plans";
 import { SCHEDULE_TEXT, type SiteResponse, type UpdateScheduleRequest } from "../../../../common/sites";
 import { api, ApiError, errorDescription } from "../../../lib/api";
 import { queryKeys, useStats } from "../../../lib/queries";
@@ -25,7 +24,7 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
   const stats = useStats();
   const planId = stats.data?.plan;
   // Until the plan is known the fields wait, rather than flash an upgrade prompt at Pro users.
-  const allowed = planId ? PLANS[planId].siteExpiry : false;
+  const allowed = stats.data?.features.siteExpiry ?? false;
   const {
     register,
     handleSubmit,

@@ -5,11 +5,11 @@ import { ShareLinksCard } from "../../sharing/ShareLinksCard";
 import { VisibilityCard } from "../../sharing/VisibilityCard";
 
 export function SharingTab({ site }: { site: SiteResponse }) {
-  const planId = useStats().data?.plan;
+  const stats = useStats().data;
   return (
     <div className="grid grid-cols-1 gap-6">
-      <VisibilityCard site={site} planId={planId} />
-      <ShareLinksCard site={site} planId={planId} />
+      <VisibilityCard site={site} stats={stats} />
+      <ShareLinksCard site={site} stats={stats} />
     </div>
   );
 }
