@@ -140,8 +140,11 @@ const Schema = z.object({
     .default("true")
     .transform((v) => v === "true" || v === "1"),
   // Set to false to write every body through Node instead of sending big cached ones with
-  // sendfile (server/edge/native). Read where the addon loads; checked here so a typo is an error.
-  BERTH_NATIVE_SEND: z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional(),
+  // sendfile (server/edge/native).
+  BERTH_NATIVE_SEND: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
   // A GeoIP country database as CSV lines `first_ip,last_ip,country_code` (the DB-IP Lite
   // "ip-to-country" CSV has this form). Unset: analytics record no country.
   BERTH_GEOIP_CSV: z.preprocess(blankToUndefined, z.string().optional()),
@@ -217,6 +220,8 @@ export interface Env {
   edgeCacheBytes: number;
   /** Whether the edge records requests for analytics (BERTH_ANALYTICS). */
   analytics: boolean;
+  /** Whether the edge sends big cached bodies with the native addon when it is built (BERTH_NATIVE_SEND). */
+  nativeSend: boolean;
   /** Path of the GeoIP country CSV (BERTH_GEOIP_CSV), if any. */
   geoipCsv: string | undefined;
   /** Whether the worker writes a daily backup into $BERTH_DATA_DIR/backups (BERTH_BACKUP_DAILY). */
@@ -387,6 +392,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     logLevel: v.BERTH_LOG_LEVEL,
     edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
     analytics: v.BERTH_ANALYTICS,
+    nativeSend: v.BERTH_NATIVE_SEND,
     geoipCsv: v.BERTH_GEOIP_CSV,
     backupDaily: v.BERTH_BACKUP_DAILY,
     orphanGraceMs: v.BERTH_ORPHAN_GRACE_SECONDS * 1000,

@@ -32,6 +32,7 @@ import { startWorker } from "./jobs/worker";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "./edge/blobCache";
 import { EdgeMemory } from "./edge/memory/budget";
 import { useReadyAnswersBudget } from "./edge/http1/responseHead";
+import { useNativeSend } from "./edge/native/kernelSend";
 import { VariantCompressor } from "./services/compressVariants";
 import { startAdminSocket, type AdminSocket } from "./adminSocket";
 import { watchDeploymentFailures } from "./services/notifyDeploymentFailed";
@@ -104,6 +105,7 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     // Everything the edge remembers, in one budget (edge/memory/budget.ts).
     const memory = new EdgeMemory(env.edgeCacheBytes);
     useReadyAnswersBudget(memory);
+    useNativeSend(env.nativeSend);
     const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
     const analytics =
       env.roles.has("edge") && env.analytics
