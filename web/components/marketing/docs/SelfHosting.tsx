@@ -1,10 +1,10 @@
 import { CodeBlock, Callout, DocHeading, DocSection, InlineCode } from "./DocBits";
 import { SETTING_GROUPS, SETTINGS } from "../../../../common/settings";
 
-/** A setting's text as a sentence, its `code` spans set as code (never capitalised). */
-function SettingText({ text }: { text: string }) {
-  const sentence = text.startsWith("`") ? text : text.charAt(0).toUpperCase() + text.slice(1);
-  return sentence.split("`").map((part, i) => (i % 2 === 1 ? <InlineCode key={i}>{part}</InlineCode> : part));
+/** A setting's text with its `code` spans set as code; `sentence` capitalises a plain first letter. */
+function SettingText({ text, sentence = false }: { text: string; sentence?: boolean }) {
+  const shown = sentence && !text.startsWith("`") ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  return shown.split("`").map((part, i) => (i % 2 === 1 ? <InlineCode key={i}>{part}</InlineCode> : part));
 }
 
 export function SelfHosting() {
@@ -49,7 +49,7 @@ export function SelfHosting() {
                 <dt className="font-mono text-[0.8125rem] font-medium break-words text-foreground">{names.join(", ")}</dt>
                 <dd className="text-foreground/75">
                   <span className="block">
-                    <SettingText text={description} />.
+                    <SettingText text={description} sentence />.
                   </span>
                   <span className="mt-1 block text-muted-foreground">
                     Default: <SettingText text={byDefault} />.
