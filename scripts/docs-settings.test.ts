@@ -19,7 +19,7 @@ describe("the settings' documentation", () => {
   it("gives the default env.ts applies, where env.ts has a plain one", () => {
     for (const setting of SETTINGS) {
       for (const name of setting.names) {
-        const parsed = ENV_VARIABLES[name as keyof typeof ENV_VARIABLES].parse(undefined) as string | number | boolean | undefined;
+        const parsed = ENV_VARIABLES[name as keyof typeof ENV_VARIABLES].parse(undefined);
         if (parsed === undefined) continue;
         expect(setting.default, `${name}'s default should start with \`${parsed}\``).toMatch(new RegExp(`^\`${escapeRegExp(String(parsed))}\``));
       }
