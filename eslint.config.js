@@ -65,5 +65,28 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-return": "off",
     },
   },
+  {
+    // Test code stays out of what ships: a product module that imported test support would carry
+    // test-only data and shortcuts into the server or the bundle. Test support lives under
+    // server/test/; tests sit beside their code. This is typescript-eslint's copy of the rule, so
+    // it adds to any core no-restricted-imports block (flat config replaces a rule's options per
+    // file, it does not merge them).
+    files: ["server/**/*.ts", "common/**/*.ts", "web/**/*.ts", "web/**/*.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "server/test/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "vitest", message: "Only tests use vitest; production code must not depend on the test runner." }],
+          patterns: [
+            {
+              group: ["**/test/**", "**/testing", "**/testing/**", "**/*.test", "**/*.test.*", "**/*.suite", "**/*.fixture"],
+              message: "Production code must not import test code (server/test/, *.test, testing, suites, fixtures): it would ship with the product.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["scripts/**/*.mjs", "*.js"], ...tseslint.configs.disableTypeChecked },
 );

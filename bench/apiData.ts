@@ -103,8 +103,8 @@ export async function populate(
   );
   await step(
     "available_subdomains",
-    `insert into available_subdomains (subdomain, status, is_assigned, assigned_site_id, edge_project_id, edge_domain, created_at, reserved_by, reserved_at)
-     select subdomain, 'available', true, id, 'berth-' || subdomain, subdomain || '.localhost', created_at, user_id, created_at from bench_site`,
+    `insert into available_subdomains (subdomain, is_assigned, assigned_site_id, created_at, reserved_by, reserved_at)
+     select subdomain, true, id, created_at, user_id, created_at from bench_site`,
   );
   await step(
     "deployments",

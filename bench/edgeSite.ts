@@ -11,7 +11,7 @@ import { openDatabase, rowsOf } from "../server/db/client";
 import { blobsAwaitingCompression } from "../server/db/repositories/variants";
 import { MIN_COMPRESS_BYTES } from "../server/services/compressVariants";
 import { Outbox } from "../server/test/outbox";
-import { writeZip, type ZipEntrySpec } from "../server/uploads/testing/zipBuilder";
+import { writeZip, type ZipEntrySpec } from "../server/test/uploads/zipBuilder";
 import { createSite, signUpAndIn } from "./account";
 import type { HarnessCase } from "./edgeHarness";
 import { BenchError, cleanups, stopChild, waitForQuiet, type QuietRule } from "./support";

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import type { SiteResponse, UploadResponse } from "../common/sites";
 import { root, startBerth, type Berth } from "../e2e/support/berth";
-import { writeZip, type ZipEntrySpec } from "../server/uploads/testing/zipBuilder";
+import { writeZip, type ZipEntrySpec } from "../server/test/uploads/zipBuilder";
 import { createSite, multipart, signUpAndIn, type BenchUser } from "./account";
 import { cleanups, cpuTimeMs, loadAverage, pidOf, RssSampler, runBench, sendTimed, timedGet, waitForQuiet, type TimedResponse } from "./support";
 import { parseBenchArgs, writeSummary } from "./summary";

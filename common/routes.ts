@@ -1,5 +1,6 @@
 // The dashboard's route table, shared so that the server answers 404 for paths no screen handles
-// (the page still renders the not-found screen) and the client router uses the same list.
+// (the page still renders the not-found screen). web/App.tsx keys its screens by this list, so
+// the two cannot drift apart.
 export const APP_ROUTES = [
   "/",
   "/contact",
@@ -14,11 +15,13 @@ export const APP_ROUTES = [
   "/dashboard",
   "/dashboard/sites",
   "/dashboard/sites/new",
-  "/dashboard/sites/:id",
+  "/dashboard/sites/:siteId",
   "/dashboard/domains",
   "/dashboard/settings",
   "/dashboard/admin",
 ] as const;
+
+export type AppRoute = (typeof APP_ROUTES)[number];
 
 function matches(pattern: string, path: string): boolean {
   const p = pattern.split("/");

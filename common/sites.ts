@@ -63,7 +63,7 @@ export const SITE_TEXT = {
   deleteConfirm: "Mark for Deletion",
   deleteFailed: "Failed to delete site",
   deleted: "Site marked for deletion",
-  deletedDescription: "Your site will be permanently deleted in 14 days. You can restore it before then.",
+  deletedDescription: `Your site will be permanently deleted in ${DELETION_GRACE_DAYS} days. You can restore it before then.`,
   restoreFailed: "Failed to restore site",
   restored: "Site restored",
   restoredDescription: "Your site has been restored successfully.",
@@ -104,7 +104,7 @@ export const SITE_TEXT = {
   editSettings: "Edit Settings",
 } as const;
 
-/** Days left before a deleted site is purged: the 14-day deadline minus now, rounded up, never below 0. */
+/** Days left before a deleted site is purged: the grace period's deadline minus now, rounded up, never below 0. */
 export function daysUntilPurge(deletedAt: Date, now: Date = new Date()): number {
   const deadline = deletedAt.getTime() + DELETION_GRACE_DAYS * 24 * 60 * 60 * 1000;
   return Math.max(0, Math.ceil((deadline - now.getTime()) / (24 * 60 * 60 * 1000)));

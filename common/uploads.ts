@@ -1,10 +1,15 @@
-// The upload rules of the spec (section 5) and the path rules of a site's files, shared by the
-// dashboard (checks before sending) and the server (the checks that count).
+// What may be uploaded (types, the texts that refuse a file) and the path rules of a site's files,
+// shared by the dashboard (checks before sending) and the server (the checks that count).
+import { PLANS } from "./plans";
 
 const MB = 1024 * 1024;
 
-/** The spec's wizard limit. A plan may set its own (common/plans.ts); texts take the real limit. */
-export const MAX_UPLOAD_BYTES = 50 * MB;
+/**
+ * The free plan's file limit, which every account starts on: what the dashboard checks against
+ * until it knows the user's plan, and the texts' default. The limit that applies is the plan's
+ * (common/plans.ts).
+ */
+export const MAX_UPLOAD_BYTES = PLANS.free.maxFileBytes;
 
 export const ALLOWED_EXTENSIONS = ["html", "htm", "css", "js", "jpg", "jpeg", "png", "gif", "pdf", "zip"] as const;
 
@@ -36,10 +41,14 @@ export function extensionOf(name: string): string {
   return dot <= 0 ? "" : base.slice(dot + 1).toLowerCase();
 }
 
-/** The spec: allowed when the extension OR the MIME type matches (either one is enough). */
-/** A site's configuration files (redirect and header rules); accepted beside the spec's types. */
+/** A site's configuration files (redirect and header rules); accepted beside the allowed types. */
 export const SITE_CONFIG_FILES = ["_redirects", "_headers"] as const;
 
+/**
+ * Allowed when the extension or the MIME type matches, either one being enough: browsers report
+ * no type (or a generic one) for many files, and a download saved without an extension still
+ * carries its type.
+ */
 export function isAllowedUpload(name: string, mimeType: string | null | undefined): boolean {
   if ((SITE_CONFIG_FILES as readonly string[]).includes(name)) return true;
   if ((ALLOWED_EXTENSIONS as readonly string[]).includes(extensionOf(name))) return true;
@@ -58,7 +67,7 @@ export function formatUploadLimit(maxBytes: number): string {
   return `${+(maxBytes / MB).toFixed(2)}MB`;
 }
 
-/** The spec's texts, quoted exactly; the size in the description follows the limit applied. */
+/** The product's exact wording; the size in the description follows the limit applied. */
 export const UPLOAD_TEXT = {
   unsupportedTitle: "Unsupported file type",
   unsupportedDescription: `Please upload one of the following types: ${ALLOWED_EXTENSIONS.map((ext) => `.${ext}`).join(", ")}`,

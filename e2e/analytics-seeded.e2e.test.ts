@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsWindow, ANALYTICS_TEXT, percentChange, type AnalyticsRange } from "../common/analytics";
 import { openDatabase, type Database } from "../server/db/client";
-import { insertAnalyticsEvents, type AnalyticsEventRow } from "../server/db/repositories/analytics";
+import { insertAnalyticsEvents, type AnalyticsEventRow } from "../server/test/rows";
 import { BerthEvents } from "../server/events";
 import { rollUpAnalytics } from "../server/services/rollUpAnalytics";
 import { ensureSubdomainPool } from "../server/services/subdomainPool";

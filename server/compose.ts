@@ -26,6 +26,7 @@ import { passKeys } from "./edge/protection";
 import { BlobCache, MAX_CACHED_FILE_BYTES } from "./edge/blobCache";
 import { EdgeMemory } from "./edge/memory/budget";
 import { useReadyAnswersBudget } from "./edge/http1/responseHead";
+import { useNativeSend } from "./edge/native/kernelSend";
 import { AnalyticsCollector } from "./edge/analytics/collector";
 import { loadGeoIp } from "./edge/analytics/geoip";
 
@@ -95,6 +96,7 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
 
   const memory = new EdgeMemory(env.edgeCacheBytes);
   useReadyAnswersBudget(memory);
+  useNativeSend(env.nativeSend);
   const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
   const analytics =
     options.edge && options.analytics

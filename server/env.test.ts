@@ -63,6 +63,13 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ BERTH_EDGE_CACHE_MB: "0" }, [])).toThrow(/BERTH_EDGE_CACHE_MB.*at least 8/);
   });
 
+  it("sends through the native addon unless BERTH_NATIVE_SEND is false", () => {
+    expect(loadEnv({}, []).nativeSend).toBe(true);
+    expect(loadEnv({ BERTH_NATIVE_SEND: "0" }, []).nativeSend).toBe(false);
+    expect(loadEnv({ BERTH_NATIVE_SEND: "false" }, []).nativeSend).toBe(false);
+    expect(() => loadEnv({ BERTH_NATIVE_SEND: "no" }, [])).toThrow(/BERTH_NATIVE_SEND: must be true or false/);
+  });
+
   it("treats an empty value as unset", () => {
     expect(loadEnv({ DATABASE_URL: "", BERTH_SMTP_URL: " " }, []).databaseUrl).toBeUndefined();
   });

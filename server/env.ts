@@ -37,23 +37,18 @@ export const DEFAULT_BODY_TIMEOUT_SECONDS = 30;
 
 const S3_DEPENDENT = ["BERTH_S3_ENDPOINT", "BERTH_S3_REGION", "BERTH_S3_FORCE_PATH_STYLE", "BERTH_S3_PREFIX"] as const;
 
+// What each variable means and its default, as operators read them, are written once in
+// common/settings.ts (the docs page and the README's table come from there); a test holds this
+// schema and that list to the same names and plain defaults.
 const Schema = z.object({
-  // The one port Berth listens on; the dashboard, the API and every site share it.
   PORT: port.default(8080),
-  // Where the embedded database, blobs, outbox and generated secret live.
   BERTH_DATA_DIR: z.string().min(1).default("./data"),
-  // Public URL of the dashboard; links in e-mails point here. Defaults to http://localhost:$PORT.
   BERTH_APP_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
-  // Sites are served at {subdomain}.{BERTH_SITES_DOMAIN}: a registrable domain apart from the
-  // dashboard's (berth.example.com and example-sites.net), or hosted pages could set its cookies.
   BERTH_SITES_DOMAIN: hostname.default("localhost"),
-  // Set to true to start even though the dashboard and the sites share a registrable domain (any
-  // hosted page can then sign dashboard users out or lock them out). For development only.
   BERTH_ALLOW_SHARED_DOMAIN: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("false")
     .transform((v) => v === "true" || v === "1"),
-  // A PostgreSQL server. Unset: embedded PGlite inside BERTH_DATA_DIR.
   DATABASE_URL: z.preprocess(
     blankToUndefined,
     z
@@ -61,7 +56,6 @@ const Schema = z.object({
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
   ),
-  // A bucket for blobs, shared by every node. Unset: blobs are files in $BERTH_DATA_DIR/blobs.
   BERTH_S3_BUCKET: z.preprocess(
     blankToUndefined,
     z
@@ -69,13 +63,9 @@ const Schema = z.object({
       .regex(/^[a-z0-9][a-z0-9._-]{1,253}[a-z0-9]$/i, "must be a bucket name: letters, digits, dots and hyphens")
       .optional(),
   ),
-  // The S3-compatible server (MinIO, R2, s3rver…). Unset: AWS, by BERTH_S3_REGION.
   BERTH_S3_ENDPOINT: z.preprocess(blankToUndefined, httpUrl.optional()),
-  // The bucket's region; S3-compatible servers mostly accept any value.
   BERTH_S3_REGION: z.preprocess(blankToUndefined, z.string().default("us-east-1")),
-  // Bucket in the path (http://host/bucket/key) rather than the host name. Defaults to true with an endpoint.
   BERTH_S3_FORCE_PATH_STYLE: z.preprocess(blankToUndefined, trueOrFalse.optional()),
-  // A folder in the bucket for Berth's keys, e.g. berth/ (a trailing slash is added). Unset: the bucket's root.
   BERTH_S3_PREFIX: z.preprocess(
     blankToUndefined,
     z
@@ -85,12 +75,9 @@ const Schema = z.object({
       .transform((v) => (v.endsWith("/") ? v : `${v}/`))
       .optional(),
   ),
-  // Static credentials for the bucket. Unset: the AWS SDK's default chain (profile, instance role…).
   AWS_ACCESS_KEY_ID: z.preprocess(blankToUndefined, z.string().optional()),
   AWS_SECRET_ACCESS_KEY: z.preprocess(blankToUndefined, z.string().optional()),
-  // Goes with temporary credentials in the two settings above.
   AWS_SESSION_TOKEN: z.preprocess(blankToUndefined, z.string().optional()),
-  // Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587. Unset: messages go to $BERTH_DATA_DIR/outbox.
   BERTH_SMTP_URL: z.preprocess(
     blankToUndefined,
     z
@@ -98,84 +85,58 @@ const Schema = z.object({
       .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
       .optional(),
   ),
-  // Sender of every message Berth mails.
   BERTH_MAIL_FROM: z.preprocess(blankToUndefined, z.string().min(3).optional()),
-  // Signing secret for sessions and tokens. Unset: generated once and kept in the data dir.
   BERTH_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
-  // Where contact-form messages are sent; also shown on the contact page and in the footer.
   BERTH_CONTACT_EMAIL: z.preprocess(blankToUndefined, email.optional()),
-  // Comma-separated e-mails of the operator's admins (the Admin page, /api/admin); admins can promote others.
   BERTH_ADMIN_EMAILS: z.preprocess(blankToUndefined, z.string().optional()),
-  // Optional street address and phone shown on the contact page and in the footer.
   BERTH_CONTACT_ADDRESS: z.preprocess(blankToUndefined, z.string().max(200).optional()),
   BERTH_CONTACT_PHONE: z.preprocess(blankToUndefined, z.string().max(40).optional()),
-  // Markdown files that replace the built-in terms of service and privacy policy.
   BERTH_TERMS_FILE: z.preprocess(blankToUndefined, z.string().optional()),
   BERTH_PRIVACY_FILE: z.preprocess(blankToUndefined, z.string().optional()),
-  // Set to true behind a reverse proxy so that X-Forwarded-For gives the client's address.
   BERTH_TRUST_PROXY: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("false")
     .transform((v) => v === "true" || v === "1"),
-  // Which roles this process runs: any of api, web, edge, worker. --roles= on the command line wins.
   BERTH_ROLES: z.string().default("api,web,edge,worker"),
-  // DNS servers for custom-domain checks, comma-separated `ip` or `ip:port` ([ipv6]:port). Unset: the system resolver.
   BERTH_DNS_SERVERS: z.preprocess(blankToUndefined, z.string().optional()),
-  // Comma-separated IPv4/IPv6 addresses of Berth that apex custom domains point A/AAAA records at. Unset: apex domains use ALIAS/ANAME to the site's host.
   BERTH_PUBLIC_IPS: z.preprocess(blankToUndefined, z.string().optional()),
-  // Megabytes of memory for everything the edge remembers, all counted in bytes: small site files
-  // (up to 1 MB each; larger ones are always streamed), deployments' file lists, each host's
-  // paths and their prepared answers, ready-made answers, host names, verified cookies and the
-  // visits analytics have not written yet. Each has a share (server/edge/memory/budget.ts);
-  // files get what the others leave, at least a third. A flood of made-up paths, hosts or
-  // visitors costs at most this, whatever it sends.
   BERTH_EDGE_CACHE_MB: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number")
     .min(8, "must be at least 8: the edge keeps its hosts and paths in it too, not only files")
     .default(256),
-  // Set to false to stop the edge counting visits (views, visitors, bandwidth) for the Analytics tab.
   BERTH_ANALYTICS: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("true")
     .transform((v) => v === "true" || v === "1"),
-  // Set to false to write every body through Node instead of sending big cached ones with
-  // sendfile (server/edge/native). Read where the addon loads; checked here so a typo is an error.
-  BERTH_NATIVE_SEND: z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional(),
-  // A GeoIP country database as CSV lines `first_ip,last_ip,country_code` (the DB-IP Lite
-  // "ip-to-country" CSV has this form). Unset: analytics record no country.
+  BERTH_NATIVE_SEND: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("true")
+    .transform((v) => v === "true" || v === "1"),
   BERTH_GEOIP_CSV: z.preprocess(blankToUndefined, z.string().optional()),
-  // Set to true for a backup a day (the worker role writes it) in $BERTH_DATA_DIR/backups; the newest 7 are kept.
   BERTH_BACKUP_DAILY: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("false")
     .transform((v) => v === "true" || v === "1"),
-  // Seconds before what a crash leaves behind (blobs no row refers to, temporary upload files) is
-  // swept; longer than the slowest upload, whose blobs are unreferenced until it commits.
   BERTH_ORPHAN_GRACE_SECONDS: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number")
     .min(1, "must be 1 or more")
     .default(86_400),
-  // How many sites one account may have (deleted ones count until they are purged).
   BERTH_MAX_SITES_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.sitesPerAccount),
-  // How many custom domains one account may add, across its sites.
   BERTH_MAX_DOMAINS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.customDomainsPerAccount),
-  // How many share links one site may have (revoked ones count until they are deleted).
   BERTH_MAX_SHARE_LINKS_PER_SITE: wholeNumber(1).default(DEFAULT_CAPS.shareLinksPerSite),
-  // Seconds a request body may make no progress before it is answered 408 and its connection
-  // closed. A slow upload that keeps sending is never cut off.
   BERTH_BODY_TIMEOUT_SECONDS: wholeNumber(1).default(DEFAULT_BODY_TIMEOUT_SECONDS),
-  // Open connections one client address may hold (IPv6: one /64); 0 for no cap. Not applied with
-  // BERTH_TRUST_PROXY, where every connection comes from the proxy: cap per client there.
   BERTH_MAX_CONNECTIONS_PER_IP: wholeNumber(0).default(256),
-  // fatal, error, warn, info, debug, trace or silent.
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: "must be one of fatal, error, warn, info, debug, trace, silent",
     })
     .default("info"),
 });
+
+/** Each variable loadEnv parses, by name, with its parser (scripts/docs-settings.test.ts). */
+export const ENV_VARIABLES = Schema.shape;
 
 export const ROLES = ["api", "web", "edge", "worker"] as const;
 export type Role = (typeof ROLES)[number];
@@ -217,6 +178,8 @@ export interface Env {
   edgeCacheBytes: number;
   /** Whether the edge records requests for analytics (BERTH_ANALYTICS). */
   analytics: boolean;
+  /** Whether the edge sends big cached bodies with the native addon when it is built (BERTH_NATIVE_SEND). */
+  nativeSend: boolean;
   /** Path of the GeoIP country CSV (BERTH_GEOIP_CSV), if any. */
   geoipCsv: string | undefined;
   /** Whether the worker writes a daily backup into $BERTH_DATA_DIR/backups (BERTH_BACKUP_DAILY). */
@@ -387,6 +350,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     logLevel: v.BERTH_LOG_LEVEL,
     edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
     analytics: v.BERTH_ANALYTICS,
+    nativeSend: v.BERTH_NATIVE_SEND,
     geoipCsv: v.BERTH_GEOIP_CSV,
     backupDaily: v.BERTH_BACKUP_DAILY,
     orphanGraceMs: v.BERTH_ORPHAN_GRACE_SECONDS * 1000,

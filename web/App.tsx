@@ -1,7 +1,10 @@
-// The route table (common/routes.ts lists the same paths for the server). Screens are loaded on
-// demand, so a visitor of the landing page does not download the dashboard.
-import { lazy, Suspense, type ComponentType } from "react";
+// The screens, one for each path of common/routes.ts: the tables below are keyed by that list, so
+// a path the server knows without a screen here (or a screen the server would answer 404 for) is
+// a type error. Screens are loaded on demand, so a visitor of the landing page does not download
+// the dashboard.
+import { lazy, Suspense, type ComponentType, type ReactElement } from "react";
 import { Route, Routes } from "react-router";
+import type { AppRoute } from "../common/routes";
 import { RequireAuth } from "./components/layout/RequireAuth";
 import { Spinner } from "./components/ui/Spinner";
 
@@ -37,20 +40,41 @@ function Loading() {
   );
 }
 
+type DashboardRoute = Extract<AppRoute, "/dashboard" | `/dashboard/${string}`>;
+
+const PUBLIC_SCREENS: Record<Exclude<AppRoute, DashboardRoute>, ReactElement> = {
+  "/": <Landing />,
+  "/contact": <Contact />,
+  "/docs": <Docs />,
+  "/terms": <Legal document="terms" />,
+  "/privacy": <Legal document="privacy" />,
+  "/auth/login": <Login />,
+  "/auth/signup": <Signup />,
+  "/auth/forgot-password": <ForgotPassword />,
+  "/auth/update-password": <UpdatePassword />,
+  "/auth/two-factor": <TwoFactor />,
+};
+
+/** Inside the dashboard's layout, behind sign-in. */
+const DASHBOARD_SCREENS: Record<DashboardRoute, ReactElement> = {
+  "/dashboard": <Overview />,
+  "/dashboard/sites": <Sites />,
+  "/dashboard/sites/new": <NewSite />,
+  "/dashboard/sites/:siteId": <SiteDetail />,
+  "/dashboard/domains": <Domains />,
+  "/dashboard/settings": <Settings />,
+  "/dashboard/admin": <Admin />,
+};
+
+const entries = <K extends string>(screens: Record<K, ReactElement>) => Object.entries(screens) as [K, ReactElement][];
+
 export function App() {
   return (
     <Suspense fallback={<Loading />}>
       <Routes>
-        <Route path="/" element={<Landing />} />
-        <Route path="/contact" element={<Contact />} />
-        <Route path="/docs" element={<Docs />} />
-        <Route path="/terms" element={<Legal document="terms" />} />
-        <Route path="/privacy" element={<Legal document="privacy" />} />
-        <Route path="/auth/login" element={<Login />} />
-        <Route path="/auth/signup" element={<Signup />} />
-        <Route path="/auth/forgot-password" element={<ForgotPassword />} />
-        <Route path="/auth/update-password" element={<UpdatePassword />} />
-        <Route path="/auth/two-factor" element={<TwoFactor />} />
+        {entries(PUBLIC_SCREENS).map(([path, element]) => (
+          <Route key={path} path={path} element={element} />
+        ))}
         <Route
           path="/dashboard"
           element={
@@ -59,13 +83,9 @@ export function App() {
             </RequireAuth>
           }
         >
-          <Route index element={<Overview />} />
-          <Route path="sites" element={<Sites />} />
-          <Route path="sites/new" element={<NewSite />} />
-          <Route path="sites/:siteId" element={<SiteDetail />} />
-          <Route path="domains" element={<Domains />} />
-          <Route path="settings" element={<Settings />} />
-          <Route path="admin" element={<Admin />} />
+          {entries(DASHBOARD_SCREENS).map(([path, element]) =>
+            path === "/dashboard" ? <Route key={path} index element={element} /> : <Route key={path} path={path} element={element} />,
+          )}
         </Route>
         <Route path="*" element={<NotFound />} />
       </Routes>

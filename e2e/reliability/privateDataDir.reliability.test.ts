@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getWithHost, startBerth, type Berth } from "../support/berth";
 import { waitFor } from "../support/pages";
-import { writeZip } from "../../server/uploads/testing/zipBuilder";
+import { writeZip } from "../../server/test/uploads/zipBuilder";
 import { attemptsAsNobody, canSwitchUser, modeCounts, openToOthers, walk, type Entry } from "./support/otherAccount";
 
 const UMASK = 0o022;

@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { getTestServer, type TestClient, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, postMultipart, zipOf, type UploadPart } from "../test/sites";
-import { UNIX_MODE, CREATOR, zeros } from "../uploads/testing/zipBuilder";
+import { UNIX_MODE, CREATOR, zeros } from "../test/uploads/zipBuilder";
 import { blobs, siteFiles, sites } from "../db/schema";
 import { rowsOf } from "../db/client";
 import type { SiteResponse } from "../../common/sites";

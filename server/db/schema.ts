@@ -1,6 +1,7 @@
 // The database schema: better-auth's tables (users, sessions, accounts, verifications, rate_limits),
-// the spec's entities under their spec names, and Berth's own tables. Generated migrations live in
-// /migrations; the same SQL runs on embedded PGlite and on a PostgreSQL server.
+// the product's entities (profiles, sites, their files and deployments, the subdomain pool), and
+// the tables Berth adds to run them. Generated migrations live in /migrations; the same SQL runs
+// on embedded PGlite and on a PostgreSQL server.
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
@@ -117,7 +118,7 @@ export const rateLimits = pgTable("rate_limits", {
   lastRequest: bigint("last_request", { mode: "number" }).notNull(),
 });
 
-// ── the spec's entities ──────────────────────────────────────────────────────
+// ── the product's entities ───────────────────────────────────────────────────
 export const profiles = pgTable("profiles", {
   id: text("id")
     .primaryKey()
@@ -290,15 +291,10 @@ export const availableSubdomains = pgTable(
   "available_subdomains",
   {
     subdomain: text("subdomain").primaryKey(),
-    status: text("status").notNull().default("available"),
     is_assigned: boolean("is_assigned").notNull().default(false),
     assigned_site_id: uuid("assigned_site_id").references(() => sites.id, { onDelete: "set null" }),
-    // The spec's edge-provider fields. Berth's edge is built in, so these record the project name
-    // and the host the built-in edge answers for this subdomain.
-    edge_project_id: text("edge_project_id"),
-    edge_domain: text("edge_domain"),
     created_at: createdAt(),
-    // Berth's own: the wizard reserves a name for a user before the site exists.
+    // The wizard reserves a name for a user before the site exists.
     reserved_by: text("reserved_by").references(() => users.id, { onDelete: "set null" }),
     reserved_at: timestamp("reserved_at", { withTimezone: true }),
   },
@@ -342,7 +338,7 @@ export const domains = pgTable(
     /** Tries used by the current step (up to 10, 5 s apart). */
     attempts: integer("attempts").notNull().default(0),
     next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }),
-    /** The spec's error text of the last failure, shown on the domain. */
+    /** Why the last step failed, in the exact words the dashboard shows on the domain (DOMAIN_ERRORS in common/domains.ts). */
     error: text("error"),
     verified_at: timestamp("verified_at", { withTimezone: true }),
     activated_at: timestamp("activated_at", { withTimezone: true }),

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { createSiteWith, hostOf, postMultipart, zipOf } from "../test/sites";
-import { png, pngOfSize, uploadAvatar } from "../api/me/testing";
-import { tenant, type Tenant } from "./tenants";
-import { collectRoutes, pathOf } from "./routeTable";
+import { png, pngOfSize, uploadAvatar } from "../test/avatars";
+import { tenant, type Tenant } from "../test/security/tenants";
+import { collectRoutes, pathOf } from "../test/security/routeTable";
 import type { SiteFileResponse, SiteResponse } from "../../common/sites";
 
 const ROUTES = await collectRoutes();

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, TEST_APP_URL, type TestServer } from "../test/support";
 import { multipartBody } from "../test/sites";
-import { snapshot } from "./snapshot";
-import { tenant, type Ids, type Tenant } from "./tenants";
-import { AUTH_WRITES, collectRoutes, hasBody, pathOf, shapeOf, type Method, type Shape } from "./routeTable";
+import { snapshot } from "../test/security/snapshot";
+import { tenant, type Ids, type Tenant } from "../test/security/tenants";
+import { AUTH_WRITES, collectRoutes, hasBody, pathOf, shapeOf, type Method, type Shape } from "../test/security/routeTable";
 
 const ROUTES = await collectRoutes();
 

@@ -8,9 +8,9 @@ import { eq } from "drizzle-orm";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../test/support";
 import { setPlan, signedInClient } from "../test/factories";
 import { sites } from "../db/schema";
-import { snapshot } from "./snapshot";
-import { siteKit, type Ids } from "./tenants";
-import { collectRoutes, pathOf, send, shapeOf } from "./routeTable";
+import { snapshot } from "../test/security/snapshot";
+import { siteKit, type Ids } from "../test/security/tenants";
+import { collectRoutes, pathOf, send, shapeOf } from "../test/security/routeTable";
 
 const ROUTES = await collectRoutes();
 

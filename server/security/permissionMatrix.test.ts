@@ -9,8 +9,8 @@ import { eq } from "drizzle-orm";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { buildUser } from "../test/factories";
 import { profiles, sites, users } from "../db/schema";
-import { snapshot, snapshotOfUser } from "./snapshot";
-import { currentSessionId, markerOf, setBanned, signIn, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "./tenants";
+import { snapshot, snapshotOfUser } from "../test/security/snapshot";
+import { currentSessionId, markerOf, setBanned, signIn, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
 import {
   collectRoutes,
   hasBody,
@@ -23,7 +23,7 @@ import {
   AUTH_WRITES,
   type Route,
   type Shape,
-} from "./routeTable";
+} from "../test/security/routeTable";
 
 const ROUTES = await collectRoutes();
 const WITH_PARAMS = ROUTES.filter((r) => r.params.length > 0);

@@ -32,7 +32,7 @@ export async function createSite(
         user_id: input.userId,
         subdomain: input.fields.subdomain,
       });
-      const bound = await assignReservedSubdomain(tx, input.userId, input.fields.subdomain, created.id, ctx.urls.host(input.fields.subdomain));
+      const bound = await assignReservedSubdomain(tx, input.userId, input.fields.subdomain, created.id);
       if (!bound) throw new AppError("subdomain_not_reserved", 409, SITE_TEXT.subdomainRequiredDescription);
       await commitStagedFiles(tx, { userId: input.userId, siteId: created.id, parent: null, staged: input.staged, quotaBytes: input.quotaBytes });
       return created;

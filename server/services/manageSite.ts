@@ -1,4 +1,4 @@
-// A site's lifecycle: deploy now, roll back, delete (with the 14-day grace period) and restore.
+// A site's lifecycle: deploy now, roll back, delete (restorable for the grace period, DELETION_GRACE_DAYS) and restore.
 import type { AppContext } from "../context";
 import { getDeploymentForSite, getManifest, type Deployment } from "../db/repositories/deployments";
 import { ancestorFolders, deleteAllSiteFiles, ensureFolders, upsertFiles } from "../db/repositories/siteFiles";

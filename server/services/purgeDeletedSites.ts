@@ -1,5 +1,6 @@
-// Permanently removes sites 14 days after they were marked for deletion: their rows, the blobs
-// nothing else uses, and it returns their subdomains to the pool. The schedule lives in the data
+// Permanently removes sites once the grace period (DELETION_GRACE_DAYS) since they were marked for
+// deletion has passed: their rows, the blobs nothing else uses, and it returns their subdomains to
+// the pool. The schedule lives in the data
 // (sites.deleted_at), so it survives restarts; row locks with SKIP LOCKED make each site purged
 // exactly once even with several workers.
 import type { AppContext } from "../context";

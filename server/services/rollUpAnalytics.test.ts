@@ -3,7 +3,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsWindow, percentChange } from "../../common/analytics";
-import { insertAnalyticsEvents, pruneAnalytics, totalsFor, topFor, seriesFor, type AnalyticsEventRow } from "../db/repositories/analytics";
+import { pruneAnalytics, totalsFor, topFor, seriesFor } from "../db/repositories/analytics";
+import { insertAnalyticsEvents, type AnalyticsEventRow } from "../test/rows";
 import { rowsOf } from "../db/client";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";

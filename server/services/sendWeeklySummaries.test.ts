@@ -2,7 +2,7 @@
 // week's edges at Monday 00:00 UTC, and once per user and week with two workers and failing mail.
 import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { insertAnalyticsEvents, type AnalyticsEventRow } from "../db/repositories/analytics";
+import { insertAnalyticsEvents, type AnalyticsEventRow } from "../test/rows";
 import { claimWeeklySummary } from "../db/repositories/weeklySummaries";
 import { rowsOf } from "../db/client";
 import { profiles, sites } from "../db/schema";

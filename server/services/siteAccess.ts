@@ -11,7 +11,7 @@ export async function requireSite(db: Db, userId: string, siteId: string): Promi
 }
 
 /**
- * A deleted site can be read and restored, not changed: a change made in its 14 days before the
+ * A deleted site can be read and restored, not changed: a change made in its grace period before the
  * purge (a visibility, a password, a share link, a domain…) would otherwise take effect the moment
  * it is restored, without anyone having seen it.
  */

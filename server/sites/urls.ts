@@ -6,7 +6,7 @@ export interface SiteUrls {
   site(subdomain: string): string;
   deployment(subdomain: string, version: number): string;
   file(subdomain: string, path: string): string;
-  /** The host a subdomain is served at, as recorded in available_subdomains.edge_domain. */
+  /** The host a subdomain is served at: what a custom domain's CNAME record points to. */
   host(subdomain: string): string;
 }
 

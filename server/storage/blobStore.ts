@@ -1,6 +1,6 @@
 // Content-addressed blob storage: every blob is named by the SHA-256 of its bytes, so identical
 // files are stored once and a deployment's manifest can point at blobs that never change.
-// Two implementations (fs.ts, s3.ts) pass the same suite (blobStore.suite.ts).
+// Two implementations (fs.ts, s3.ts) pass the same suite (server/test/storage/blobStore.suite.ts).
 import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 

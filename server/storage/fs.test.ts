@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { describeBlobStore, sha256Of } from "./blobStore.suite";
+import { describeBlobStore, sha256Of } from "../test/storage/blobStore.suite";
 import { createFsBlobStore, removeStaleTempFiles } from "./fs";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "berth-blobs-"));

@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { CreateBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeBlobStore } from "./blobStore.suite";
+import { describeBlobStore } from "../test/storage/blobStore.suite";
 import { createS3BlobStore, type S3BlobStoreOptions } from "./s3";
 
 // The SDK warns once per process that its 2027 releases will need Node 22; that is for the

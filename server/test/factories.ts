@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { profiles, users } from "../db/schema";
 import type { TestClient, TestServer } from "./support";
 import { createSiteWith, zipOf } from "./sites";
-import type { ZipEntrySpec } from "../uploads/testing/zipBuilder";
+import type { ZipEntrySpec } from "./uploads/zipBuilder";
 
 let sequence = 0;
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { LightMyRequestResponse } from "fastify";
-import { writeZip, type ZipEntrySpec } from "../uploads/testing/zipBuilder";
+import { writeZip, type ZipEntrySpec } from "./uploads/zipBuilder";
 import type { SiteResponse } from "../../common/sites";
 import type { TestClient } from "./support";
 

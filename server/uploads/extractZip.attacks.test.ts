@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { UploadErrorCode } from "./errors";
 import { extractZip } from "./extractZip";
 import type { ZipExtractLimits } from "./limits";
-import { createSandbox, expectClosed, expectUploadError, filesUnder, type Sandbox } from "./testing/support";
-import { CREATOR, UNIX_MODE, unicodePathExtra, writeZip, zeros, type ZipEntrySpec } from "./testing/zipBuilder";
+import { createSandbox, expectClosed, expectUploadError, filesUnder, type Sandbox } from "../test/uploads/sandbox";
+import { CREATOR, UNIX_MODE, unicodePathExtra, writeZip, zeros, type ZipEntrySpec } from "../test/uploads/zipBuilder";
 
 const MB = 1024 * 1024;
 const LIMITS: ZipExtractLimits = { maxEntries: 100, maxTotalBytes: 10 * MB, maxFileBytes: 1 * MB };

@@ -5,8 +5,8 @@ import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { extractZip, type ExtractedArchive } from "./extractZip";
 import type { ZipExtractLimits } from "./limits";
-import { CREATOR, UNIX_MODE, writeZip, type ZipEntrySpec } from "./testing/zipBuilder";
-import { createSandbox, expectUploadError, filesUnder, expectClosed, readAll, sha256, type Sandbox } from "./testing/support";
+import { CREATOR, UNIX_MODE, writeZip, type ZipEntrySpec } from "../test/uploads/zipBuilder";
+import { createSandbox, expectUploadError, filesUnder, expectClosed, readAll, sha256, type Sandbox } from "../test/uploads/sandbox";
 
 const MB = 1024 * 1024;
 const LIMITS: ZipExtractLimits = { maxEntries: 100, maxTotalBytes: 10 * MB, maxFileBytes: 1 * MB };

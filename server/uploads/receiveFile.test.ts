@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "../../common/uploads";
 import { receiveToBlob, receiveToTempFile } from "./receiveFile";
-import { createSandbox, expectUploadError, filesUnder, readAll, sha256, type Sandbox } from "./testing/support";
+import { createSandbox, expectUploadError, filesUnder, readAll, sha256, type Sandbox } from "../test/uploads/sandbox";
 
 const MB = 1024 * 1024;
 const CHUNK = 64 * 1024;

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { writeZip, type ZipEntrySpec } from "../../../server/uploads/testing/zipBuilder";
+import { writeZip, type ZipEntrySpec } from "../../../server/test/uploads/zipBuilder";
 import type { Random } from "./random";
 
 export const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");

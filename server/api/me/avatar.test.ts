@@ -7,7 +7,7 @@ import { createSiteWith, hostOf } from "../../test/sites";
 import { blobs, profiles } from "../../db/schema";
 import type { MeResponse } from "../../../common/api";
 import { ACCOUNT_TEXT, AVATAR_MAX_BYTES } from "../../../common/account";
-import { JPEG_HEAD, PNG_1x1, WEBP_HEAD, png, pngOfSize, uploadAvatar } from "./testing";
+import { JPEG_HEAD, PNG_1x1, WEBP_HEAD, png, pngOfSize, uploadAvatar } from "../../test/avatars";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 

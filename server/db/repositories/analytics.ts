@@ -38,13 +38,6 @@ export interface AnalyticsBatch {
   events: AnalyticsEntry[];
 }
 
-/** An entry with its site and minute, as the `analytics_events` view shows it. */
-export interface AnalyticsEventRow extends AnalyticsEntry {
-  site_id: string;
-  /** The minute, ISO. */
-  at: string;
-}
-
 /**
  * Writes the batches in one statement. Batches of sites that no longer exist (purged since the
  * request) are dropped rather than failing the rest.
@@ -55,18 +48,6 @@ export async function insertAnalyticsBatches(db: Executor, batches: readonly Ana
     insert into analytics_batches (site_id, at, events)
     select r.site_id, r.at, r.events from jsonb_to_recordset(${JSON.stringify(batches)}::jsonb) as r(site_id uuid, at timestamptz, events jsonb)
     where exists (select 1 from sites s where s.id = r.site_id)`);
-}
-
-/** Rows as the view shows them, written as one batch per site and minute (tests, seeding). */
-export async function insertAnalyticsEvents(db: Executor, rows: readonly AnalyticsEventRow[]): Promise<void> {
-  const batches = new Map<string, AnalyticsBatch>();
-  for (const { site_id, at, ...entry } of rows) {
-    const key = `${site_id} ${at}`;
-    let batch = batches.get(key);
-    if (batch === undefined) batches.set(key, (batch = { site_id, at, events: [] }));
-    batch.events.push(entry);
-  }
-  await insertAnalyticsBatches(db, [...batches.values()]);
 }
 
 /** A site's hour that a roll-up added to. */

@@ -34,10 +34,6 @@ export async function listSiteFilesInFolder(db: Executor, siteId: string, parent
     .orderBy(desc(siteFiles.is_folder), asc(siteFiles.filename));
 }
 
-export async function listAllSiteFiles(db: Executor, siteId: string): Promise<SiteFile[]> {
-  return db.select().from(siteFiles).where(eq(siteFiles.site_id, siteId));
-}
-
 export async function getSiteFile(db: Executor, siteId: string, fileId: string): Promise<SiteFile | undefined> {
   const [row] = await db
     .select()

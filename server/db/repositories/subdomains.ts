@@ -20,7 +20,7 @@ export async function insertAvailableSubdomains(db: Executor, names: string[]): 
   if (names.length === 0) return 0;
   const rows = await db
     .insert(availableSubdomains)
-    .values(names.map((subdomain) => ({ subdomain, status: "available" })))
+    .values(names.map((subdomain) => ({ subdomain })))
     .onConflictDoNothing()
     .returning({ subdomain: availableSubdomains.subdomain });
   return rows.length;
@@ -55,10 +55,10 @@ export async function claimSubdomain(db: Executor, userId: string): Promise<stri
 }
 
 /** Binds the user's reservation to the new site; false when the user holds no such reservation. */
-export async function assignReservedSubdomain(tx: Executor, userId: string, subdomain: string, siteId: string, edgeDomain: string): Promise<boolean> {
+export async function assignReservedSubdomain(tx: Executor, userId: string, subdomain: string, siteId: string): Promise<boolean> {
   const rows = await tx
     .update(availableSubdomains)
-    .set({ assigned_site_id: siteId, edge_project_id: `berth-${subdomain}`, edge_domain: edgeDomain })
+    .set({ assigned_site_id: siteId })
     .where(
       and(
         eq(availableSubdomains.subdomain, subdomain),
@@ -91,6 +91,6 @@ export async function releaseStaleReservations(db: Executor, before: Date): Prom
 export async function returnSubdomain(tx: Executor, subdomain: string): Promise<void> {
   await tx
     .update(availableSubdomains)
-    .set({ is_assigned: false, assigned_site_id: null, reserved_by: null, reserved_at: null, edge_project_id: null, edge_domain: null })
+    .set({ is_assigned: false, assigned_site_id: null, reserved_by: null, reserved_at: null })
     .where(eq(availableSubdomains.subdomain, subdomain));
 }

@@ -12,7 +12,7 @@ import { createSiteWith, htmlFile, postMultipart, zipOf } from "../../test/sites
 import { storageMismatches } from "../../test/storageOracle";
 import { purgeDeletedSites } from "../../services/purgeDeletedSites";
 import { deleteUser } from "../../services/admin/deleteUser";
-import { listAllSiteFiles } from "./siteFiles";
+import { listAllSiteFiles } from "../../test/rows";
 import { storageUsedByUser } from "./usage";
 import { PLANS } from "../../../common/plans";
 import type { SiteResponse } from "../../../common/sites";

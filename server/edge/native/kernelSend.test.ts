@@ -4,7 +4,7 @@ import { closeSync, ftruncateSync, readlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { kernelSend, KERNEL_SEND_MIN_BYTES } from "./kernelSend";
+import { kernelSend, KERNEL_SEND_MIN_BYTES, useNativeSend } from "./kernelSend";
 import { seal, sealedCount, sealedFileOf, unseal } from "./sealedBodies";
 import { socketPair } from "../../test/socketPair";
 
@@ -144,5 +144,19 @@ describe.runIf(process.platform === "linux")("sealed bodies", () => {
     expect(sealedCount()).toBe(before);
     expect(() => readlinkSync(`/proc/self/fd/${fd}`)).toThrow(/ENOENT/);
     expect(view.equals(bytes)).toBe(true); // the view outlives the fd
+  });
+
+  it("keeps every body as it is while BERTH_NATIVE_SEND is off, and seals again once it is on", () => {
+    const bytes = randomBytes(KERNEL_SEND_MIN_BYTES);
+    useNativeSend(false);
+    try {
+      expect(kernelSend).toBeUndefined();
+      expect(seal(bytes)).toBe(bytes);
+    } finally {
+      useNativeSend(true);
+    }
+    const view = seal(bytes);
+    expect(view).not.toBe(bytes);
+    unseal(view);
   });
 });

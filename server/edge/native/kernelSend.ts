@@ -1,6 +1,7 @@
 // Loads the native addon (kernelSend.c): the kernel sends cached bodies from its own pages, and
 // ready answers go out in one send(). Absent off Linux, when it was not built (no C compiler),
-// or with BERTH_NATIVE_SEND=false: then every answer is written through Node, as before.
+// or switched off (BERTH_NATIVE_SEND=false, passed in by useNativeSend): then every answer is
+// written through Node, as before.
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -23,8 +24,7 @@ export const KERNEL_SEND_MIN_BYTES = 16 * 1024;
 const CANDIDATES = ["../native/kernel_send.node", "../../../dist/native/kernel_send.node"];
 
 function load(): KernelSend | undefined {
-  const setting = process.env.BERTH_NATIVE_SEND;
-  if (process.platform !== "linux" || setting === "0" || setting === "false") return undefined;
+  if (process.platform !== "linux") return undefined;
   const require = createRequire(import.meta.url);
   for (const candidate of CANDIDATES) {
     const file = fileURLToPath(new URL(candidate, import.meta.url));
@@ -41,4 +41,15 @@ function load(): KernelSend | undefined {
   return undefined;
 }
 
-export const kernelSend: KernelSend | undefined = load();
+const addon = load();
+
+/** The addon when it loaded and is in use; undefined sends everything through Node. */
+export let kernelSend: KernelSend | undefined = addon;
+
+/**
+ * Whether the edge sends through the addon (BERTH_NATIVE_SEND, parsed by env.ts). One setting per
+ * process, as the sealed bodies are; set where the edge is built, before it serves.
+ */
+export function useNativeSend(enabled: boolean): void {
+  kernelSend = enabled ? addon : undefined;
+}

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { usePublicConfig } from "../../../lib/usePublicConfig";
+import { DELETION_GRACE_DAYS } from "../../../../common/sites";
 import { Callout, DocHeading, DocSection, InlineCode, Steps } from "./DocBits";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
@@ -62,8 +63,8 @@ export function GettingStarted() {
         sits at the top of the archive. Link to styles, scripts and images with relative paths (<InlineCode>css/site.css</InlineCode> rather than{" "}
         <InlineCode>/css/site.css</InlineCode>) so they work at any address.
       </p>
-      <Callout title="Deleting is not forever, for 14 days">
-        A deleted site is kept for 14 days, during which you can restore it from the dashboard. After that it is removed for good.
+      <Callout title={`Deleting is not forever, for ${DELETION_GRACE_DAYS} days`}>
+        A deleted site is kept for {DELETION_GRACE_DAYS} days, during which you can restore it from the dashboard. After that it is removed for good.
       </Callout>
     </DocSection>
   );

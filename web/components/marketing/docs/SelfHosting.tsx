@@ -1,45 +1,11 @@
 import { CodeBlock, Callout, DocHeading, DocSection, InlineCode } from "./DocBits";
+import { SETTING_GROUPS, SETTINGS } from "../../../../common/settings";
 
-// The settings a new operator is most likely to need; server/env.ts has the full list, and the
-// server prints every missing or invalid one at startup.
-const SETTINGS: { name: string; what: string }[] = [
-  { name: "PORT", what: "The one port for the dashboard, the API and every site. Default 8080." },
-  {
-    name: "BERTH_DATA_DIR",
-    what: "Where the embedded database, uploaded files, mail outbox and generated secret live, readable by Berth's own account only. Default ./data.",
-  },
-  { name: "BERTH_APP_URL", what: "The public address of the dashboard; links in e-mails point here." },
-  {
-    name: "BERTH_SITES_DOMAIN",
-    what: "Sites are served at {subdomain}.{this domain}, a registrable domain apart from the dashboard's (example-sites.net beside berth.example.com). Default localhost.",
-  },
-  {
-    name: "BERTH_ALLOW_SHARED_DOMAIN",
-    what: "Set to true to start even when the dashboard and the sites share a registrable domain, which lets hosted pages set the dashboard's cookies. For development only.",
-  },
-  { name: "DATABASE_URL", what: "A PostgreSQL connection string. Unset, Berth uses the embedded database." },
-  { name: "BERTH_SMTP_URL", what: "Outgoing mail, e.g. smtp://user:pass@smtp.example.com:587." },
-  { name: "BERTH_MAIL_FROM", what: "The sender of every message Berth mails." },
-  { name: "BERTH_CONTACT_EMAIL", what: "Where contact-form messages go; also shown on the contact page." },
-  { name: "BERTH_CONTACT_ADDRESS / _PHONE", what: "Optional address and phone for the contact page and footer." },
-  { name: "BERTH_TERMS_FILE / BERTH_PRIVACY_FILE", what: "Markdown files that replace the built-in terms and privacy policy." },
-  { name: "BERTH_TRUST_PROXY", what: "Set to true behind a reverse proxy so client addresses are read correctly." },
-  {
-    name: "BERTH_EDGE_CACHE_MB",
-    what: "Memory for everything the site server keeps: small files, file lists, paths, host names, cookies and unsent visits. Visitors sending made-up requests cannot make it use more. Default 256, at least 8.",
-  },
-  {
-    name: "BERTH_BODY_TIMEOUT_SECONDS",
-    what: "Seconds a request body may make no progress before Berth answers 408 and closes the connection. Default 30.",
-  },
-  {
-    name: "BERTH_MAX_CONNECTIONS_PER_IP",
-    what: "Open connections one client address may hold; 0 for no cap. Not applied behind a trusted proxy. Default 256.",
-  },
-  { name: "BERTH_MAX_SITES_PER_ACCOUNT", what: "How many sites one account may have; deleted sites count until they are purged. Default 1000." },
-  { name: "BERTH_MAX_DOMAINS_PER_ACCOUNT", what: "How many custom domains one account may add. Default 100." },
-  { name: "BERTH_MAX_SHARE_LINKS_PER_SITE", what: "How many share links one site may have; revoked links count until deleted. Default 100." },
-];
+/** A setting's text with its `code` spans set as code; `sentence` capitalises a plain first letter. */
+function SettingText({ text, sentence = false }: { text: string; sentence?: boolean }) {
+  const shown = sentence && !text.startsWith("`") ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  return shown.split("`").map((part, i) => (i % 2 === 1 ? <InlineCode key={i}>{part}</InlineCode> : part));
+}
 
 export function SelfHosting() {
   return (
@@ -74,14 +40,26 @@ export function SelfHosting() {
         Berth is configured with environment variables. All of them are checked at startup; if any is missing or wrong, Berth lists every problem at
         once and exits.
       </p>
-      <dl className="divide-y rounded-xl border text-sm">
-        {SETTINGS.map(({ name, what }) => (
-          <div key={name} className="grid gap-1 px-4 py-3 sm:grid-cols-[16rem_1fr] sm:gap-4">
-            <dt className="font-mono text-[0.8125rem] font-medium break-words text-foreground">{name}</dt>
-            <dd className="text-foreground/75">{what}</dd>
-          </div>
-        ))}
-      </dl>
+      {SETTING_GROUPS.map((group) => (
+        <div key={group} className="space-y-2">
+          <h4 className="pt-2 text-sm font-semibold text-foreground">{group}</h4>
+          <dl className="divide-y rounded-xl border text-sm">
+            {SETTINGS.filter((setting) => setting.group === group).map(({ names, description, default: byDefault }) => (
+              <div key={names.join()} className="grid gap-1 px-4 py-3 sm:grid-cols-[16rem_1fr] sm:gap-4">
+                <dt className="font-mono text-[0.8125rem] font-medium break-words text-foreground">{names.join(", ")}</dt>
+                <dd className="text-foreground/75">
+                  <span className="block">
+                    <SettingText text={description} sentence />.
+                  </span>
+                  <span className="mt-1 block text-muted-foreground">
+                    Default: <SettingText text={byDefault} />.
+                  </span>
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      ))}
 
       <Callout title="Going to production">
         Serve sites from a different registrable domain than the dashboard, the way GitHub Pages uses github.io rather than github.com, so that

@@ -1,7 +1,7 @@
 // Test helpers for the account API: real image bytes and the avatar upload as a browser sends it.
 import type { LightMyRequestResponse } from "fastify";
-import { multipartBody, type UploadPart } from "../../test/sites";
-import type { TestClient } from "../../test/support";
+import { multipartBody, type UploadPart } from "./sites";
+import type { TestClient } from "./support";
 
 /** A real 1×1 PNG. */
 export const PNG_1x1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");

@@ -9,7 +9,7 @@ import type { Readable } from "node:stream";
 import { expect } from "vitest";
 import type { BlobStore } from "../../storage/blobStore";
 import { createFsBlobStore } from "../../storage/fs";
-import { UploadError, type UploadErrorCode } from "../errors";
+import { UploadError, type UploadErrorCode } from "../../uploads/errors";
 
 export interface Sandbox {
   root: string;

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BlobNotFoundError, BlobTooLargeError, InvalidSha256Error, type BlobInfo, type BlobStore } from "./blobStore";
+import { BlobNotFoundError, BlobTooLargeError, InvalidSha256Error, type BlobInfo, type BlobStore } from "../../storage/blobStore";
 
 export interface BlobStoreFixture {
   store: BlobStore;

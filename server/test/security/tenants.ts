@@ -2,14 +2,14 @@
 // users of the security tests, and the ids an attacker would put in a path, a query or a body.
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { profiles } from "../db/schema";
-import { buildUser, setPlan, type BuiltUser } from "../test/factories";
-import { addDomainTo } from "../test/domains";
-import { createSiteWith, htmlFile, postMultipart } from "../test/sites";
-import type { TestClient, TestServer } from "../test/support";
-import { pngOfSize, png, uploadAvatar } from "../api/me/testing";
-import type { SessionsResponse } from "../../common/account";
-import type { DeploymentResponse, SiteFileResponse } from "../../common/sites";
+import { profiles } from "../../db/schema";
+import { buildUser, setPlan, type BuiltUser } from "../factories";
+import { addDomainTo } from "../domains";
+import { createSiteWith, htmlFile, postMultipart } from "../sites";
+import type { TestClient, TestServer } from "../support";
+import { pngOfSize, png, uploadAvatar } from "../avatars";
+import type { SessionsResponse } from "../../../common/account";
+import type { DeploymentResponse, SiteFileResponse } from "../../../common/sites";
 
 /** One site with everything hanging off it. */
 export interface SiteKit {

@@ -4,10 +4,10 @@
 // decision makes the security tests fail and say which one.
 import { randomBytes } from "node:crypto";
 import type { RouteOptions } from "fastify";
-import { getTestServer } from "../test/support";
-import { htmlFile, multipartBody, type UploadPart } from "../test/sites";
-import { png, pngOfSize } from "../api/me/testing";
-import type { TestClient } from "../test/support";
+import { getTestServer } from "../support";
+import { htmlFile, multipartBody, type UploadPart } from "../sites";
+import { png, pngOfSize } from "../avatars";
+import type { TestClient } from "../support";
 import type { Ids } from "./tenants";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
