@@ -78,7 +78,9 @@ describe("one way to do each thing", () => {
         const stem = path.basename(file).split(".")[0]!;
         if (!/^[A-Za-z][A-Za-z0-9]*$/.test(stem)) return true;
         const dir = path.dirname(file) === "." ? "" : `${path.dirname(file)}/`;
-        const subject = text(`${dir}${stem}.tsx`) || text(`${dir}${stem}.ts`);
+        // Test code under test/ mirrors components/: test/ui/X.fixture.tsx is about components/ui/X.tsx.
+        const dirs = dir.startsWith("test/") ? [dir, `components/${dir.slice("test/".length)}`] : [dir];
+        const subject = dirs.map((d) => text(`${d}${stem}.tsx`) || text(`${d}${stem}.ts`)).find(Boolean) ?? "";
         const component = stem[0]!.toUpperCase() + stem.slice(1);
         // A component file exports components; any other file does not export one under its own name.
         return stem === component

@@ -1,7 +1,7 @@
 // LoadError in a page of its own for inBrowser.test.ts: a panel whose retry runs until the test
 // sends "settle", with a second way out beside it, and a line inside a form.
 import { useState } from "react";
-import { LoadError } from "./LoadError";
+import { LoadError } from "../../components/ui/LoadError";
 import { mountFixture, onTestEvent, record } from "./mountFixture";
 
 let settle: () => void = () => undefined;

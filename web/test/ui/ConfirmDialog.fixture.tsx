@@ -2,7 +2,7 @@
 // the test (a "settle" event: no detail resolves it, a string rejects it with that message), one
 // that runs at once, one behind a typed name, and one whose trigger sits in another form.
 import { useState } from "react";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "../../components/ui/ConfirmDialog";
 import { mountFixture, onTestEvent, record } from "./mountFixture";
 
 let settle: (failure: unknown) => void = () => undefined;

@@ -1,5 +1,5 @@
 // DropZone in a page of its own for inBrowser.test.ts: one that takes files, and one disabled.
-import { DropZone } from "./DropZone";
+import { DropZone } from "../../components/ui/DropZone";
 import { mountFixture, record } from "./mountFixture";
 
 const files = (list: File[]) => record(list.map((file) => file.name).join(" "));
