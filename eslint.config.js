@@ -3,6 +3,21 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
+// Import rules that say which way the layers point (see ARCHITECTURE.md, "What imports what").
+const NO_EDGE = {
+  group: ["**/edge", "**/edge/**"],
+  message:
+    "Only the composition root (server/compose.ts), start.ts, httpServer.ts and test support import server/edge/: the dashboard side must run without the edge. Move what both sides need out of server/edge/, or get the edge from test support.",
+};
+const NO_ROUTES = {
+  group: ["../api", "../api/**", "../../api", "../../api/**", "../../../api/**"],
+  message: "Services, jobs and repositories never import route modules (server/api/): routes call them, not the other way round.",
+};
+const NO_SERVICES = {
+  group: ["../services/**", "../../services/**", "../../../services/**"],
+  message: "Repositories hold SQL only; a rule that needs a service belongs in a service that calls the repository.",
+};
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "data/**", "migrations/**"] },
   js.configs.recommended,
@@ -38,15 +53,53 @@ export default tseslint.config(
     // lives outside server/edge/ (http/, sites/, siteConfig/, auth/sitePasswords.ts).
     files: ["server/**/*.ts"],
     ignores: ["server/edge/**", "server/compose.ts", "server/start.ts", "server/httpServer.ts", "server/test/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_EDGE] }] },
+  },
+  {
+    // The layers point one way: routes call services, services call repositories. A service or a
+    // job that imported a route module would tie a rule to HTTP, and the worker and the CLI run
+    // services with no request at all. (One block per layer: flat config replaces a rule's
+    // options per file, so each block repeats the edge pattern.)
+    files: ["server/services/**/*.ts", "server/jobs/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_EDGE, NO_ROUTES] }] },
+  },
+  {
+    // Repositories hold SQL and nothing else; rules that span tables live in services, above them.
+    files: ["server/db/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_EDGE, NO_ROUTES, NO_SERVICES] }] },
+  },
+  {
+    // common/ is shared by the server and the dashboard's bundle, so it imports neither.
+    files: ["common/**/*.ts"],
+    ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: ["**/edge", "**/edge/**"],
-              message:
-                "Only the composition root (server/compose.ts), start.ts, httpServer.ts and test support import server/edge/: the dashboard side must run without the edge. Move what both sides need out of server/edge/, or get the edge from test support.",
+              group: ["**/server", "**/server/**", "**/web", "**/web/**"],
+              message: "common/ is imported by both the server and the dashboard, so it may import neither.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The dashboard reaches the server only over HTTP; what it shares with it is in common/.
+    files: ["web/**/*.ts", "web/**/*.tsx"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/server", "**/server/**"],
+              message: "The dashboard runs in the browser and talks to the server over HTTP; share types and rules through common/.",
             },
           ],
         },
