@@ -20,7 +20,8 @@ describe.each(DRIVERS)("atomic publishing (%s)", (driver) => {
   });
   afterAll(() => server.close());
 
-  it("serves one complete version per response while 20 versions are published", async () => {
+  // 20 zips published while a reader loops: about 15 s alone, and twice that on a busy machine.
+  it("serves one complete version per response while 20 versions are published", { timeout: 90_000 }, async () => {
     const { client } = await signedInClient(server);
     const zipFor = (version: number) => zipOf(FILES.map((path) => ({ name: path, data: versionOf(path, version), method: "deflate" as const })));
     const site = await createSiteWith(client, { name: "v1.zip", content: await zipFor(1), type: "application/zip" });
