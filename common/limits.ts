@@ -31,6 +31,12 @@ export const CONTACT_FIELD_MAX = { name: 100, email: 254, subject: 200, message:
 /** Wrong site passwords on the edge's password page, per site and client address. */
 export const SITE_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 
+/**
+ * Requests per API token, from any address. Far above what a deploy makes (its files are sent in
+ * one upload), and a bound on what a leaked token can cost before it is revoked.
+ */
+export const API_TOKEN_LIMIT = { window: 60, max: 600 } as const;
+
 /** Wrong share-link passwords, per link and client address. */
 export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 
@@ -45,7 +51,8 @@ export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
  *   certificate, and certificate authorities limit the orders one server may place.
  * - share links per site, 100: the edge keeps every link's expiry and revocation in the site's
  *   cached host entry, to check share cookies without a query.
- * - API tokens (50) and webhooks (20) per account, for when those features arrive.
+ * - API tokens per account, 50: a person needs one per machine or CI job; each is a row looked up
+ *   on every request it makes. Webhooks (20) per account, for when that feature arrives.
  * Deleted sites count until they are purged, and revoked share links until they are deleted:
  * their rows are still there and can come back.
  */
@@ -62,6 +69,7 @@ export interface AccountCaps {
   sitesPerAccount: number;
   customDomainsPerAccount: number;
   shareLinksPerSite: number;
+  apiTokensPerAccount: number;
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -71,4 +79,5 @@ export const CAP_TEXT = {
   sites: (max: number) => `You can have at most ${count(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
   customDomains: (max: number) => `You can have at most ${count(max)} custom domains. Remove one to add another.`,
   shareLinks: (max: number) => `A site can have at most ${count(max)} share links. Delete one to add another.`,
+  apiTokens: (max: number) => `You can have at most ${count(max)} API tokens. Revoke one to add another.`,
 } as const;
