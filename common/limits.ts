@@ -45,7 +45,8 @@ export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
  *   certificate, and certificate authorities limit the orders one server may place.
  * - share links per site, 100: the edge keeps every link's expiry and revocation in the site's
  *   cached host entry, to check share cookies without a query.
- * - API tokens (50) and webhooks (20) per account, for when those features arrive.
+ * - API tokens per account, 50: a person needs one per machine or CI job; each is a row looked up
+ *   on every request it makes. Webhooks (20) per account, for when that feature arrives.
  * Deleted sites count until they are purged, and revoked share links until they are deleted:
  * their rows are still there and can come back.
  */
@@ -62,6 +63,7 @@ export interface AccountCaps {
   sitesPerAccount: number;
   customDomainsPerAccount: number;
   shareLinksPerSite: number;
+  apiTokensPerAccount: number;
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -71,4 +73,5 @@ export const CAP_TEXT = {
   sites: (max: number) => `You can have at most ${count(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
   customDomains: (max: number) => `You can have at most ${count(max)} custom domains. Remove one to add another.`,
   shareLinks: (max: number) => `A site can have at most ${count(max)} share links. Delete one to add another.`,
+  apiTokens: (max: number) => `You can have at most ${count(max)} API tokens. Revoke one to add another.`,
 } as const;

@@ -200,6 +200,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: "`100`",
   },
   {
+    names: ["BERTH_MAX_API_TOKENS_PER_ACCOUNT"],
+    group: "Accounts and limits",
+    description: "API tokens one account may hold at once; a revoked token no longer counts",
+    default: "`50`",
+  },
+  {
     names: ["BERTH_BODY_TIMEOUT_SECONDS"],
     group: "Accounts and limits",
     description:

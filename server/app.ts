@@ -18,6 +18,7 @@ import { adminRoutes } from "./api/admin/routes";
 import { shareLinkRoutes } from "./api/shareLinks/routes";
 import { analyticsRoutes } from "./api/analytics/routes";
 import { domainRoutes, tlsAskRoutes } from "./api/domains/routes";
+import { apiTokenRoutes } from "./api/tokens/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
@@ -101,6 +102,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await shareLinkRoutes(api, ctx);
       await analyticsRoutes(api, ctx);
       await domainRoutes(api, ctx);
+      await apiTokenRoutes(api, ctx);
       await tlsAskRoutes(api, ctx);
     },
     { logLevel: "warn" },

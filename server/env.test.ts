@@ -262,12 +262,20 @@ describe("loadEnv: the dashboard and the sites on registrable domains of their o
 
 describe("loadEnv: caps per account", () => {
   it("caps sites, custom domains and share links by default", () => {
-    expect(loadEnv({}, []).caps).toEqual({ sitesPerAccount: 1000, customDomainsPerAccount: 100, shareLinksPerSite: 100 });
+    expect(loadEnv({}, []).caps).toEqual({ sitesPerAccount: 1000, customDomainsPerAccount: 100, shareLinksPerSite: 100, apiTokensPerAccount: 50 });
   });
 
   it("takes the operator's values", () => {
-    const env = loadEnv({ BERTH_MAX_SITES_PER_ACCOUNT: "5", BERTH_MAX_DOMAINS_PER_ACCOUNT: "2", BERTH_MAX_SHARE_LINKS_PER_SITE: "3" }, []);
-    expect(env.caps).toEqual({ sitesPerAccount: 5, customDomainsPerAccount: 2, shareLinksPerSite: 3 });
+    const env = loadEnv(
+      {
+        BERTH_MAX_SITES_PER_ACCOUNT: "5",
+        BERTH_MAX_DOMAINS_PER_ACCOUNT: "2",
+        BERTH_MAX_SHARE_LINKS_PER_SITE: "3",
+        BERTH_MAX_API_TOKENS_PER_ACCOUNT: "4",
+      },
+      [],
+    );
+    expect(env.caps).toEqual({ sitesPerAccount: 5, customDomainsPerAccount: 2, shareLinksPerSite: 3, apiTokensPerAccount: 4 });
   });
 
   it("names every bad cap", () => {

@@ -126,6 +126,7 @@ const Schema = z.object({
   BERTH_MAX_SITES_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.sitesPerAccount),
   BERTH_MAX_DOMAINS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.customDomainsPerAccount),
   BERTH_MAX_SHARE_LINKS_PER_SITE: wholeNumber(1).default(DEFAULT_CAPS.shareLinksPerSite),
+  BERTH_MAX_API_TOKENS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.apiTokensPerAccount),
   BERTH_BODY_TIMEOUT_SECONDS: wholeNumber(1).default(DEFAULT_BODY_TIMEOUT_SECONDS),
   BERTH_MAX_CONNECTIONS_PER_IP: wholeNumber(0).default(256),
   BERTH_LOG_LEVEL: z
@@ -360,6 +361,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       sitesPerAccount: v.BERTH_MAX_SITES_PER_ACCOUNT,
       customDomainsPerAccount: v.BERTH_MAX_DOMAINS_PER_ACCOUNT,
       shareLinksPerSite: v.BERTH_MAX_SHARE_LINKS_PER_SITE,
+      apiTokensPerAccount: v.BERTH_MAX_API_TOKENS_PER_ACCOUNT,
     },
     bodyTimeoutMs: v.BERTH_BODY_TIMEOUT_SECONDS * 1000,
     maxConnectionsPerAddress: v.BERTH_TRUST_PROXY ? 0 : v.BERTH_MAX_CONNECTIONS_PER_IP,

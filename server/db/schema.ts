@@ -19,6 +19,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { API_TOKEN_PERMISSIONS } from "../../common/apiTokens";
 import { DOMAIN_STATUSES } from "../../common/domains";
 import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
 
@@ -380,6 +381,37 @@ export const shareLinks = pgTable(
     created_at: createdAt(),
   },
   (t) => [index("share_links_site_id_idx").on(t.site_id)],
+);
+
+/**
+ * API tokens: a script, CI job or the CLI acting for a user. Only the SHA-256 of the secret is
+ * kept; the secret is 32 random bytes, so a fast hash is as safe as a slow one and lets every
+ * request look its token up by an index.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    token_hash: text("token_hash").notNull().unique(),
+    // The secret's first characters, so the owner can tell tokens apart; too short to guess from.
+    prefix: text("prefix").notNull(),
+    permission: text("permission", { enum: API_TOKEN_PERMISSIONS }).notNull(),
+    // null: every site of the owner's, now and later.
+    site_id: uuid("site_id").references(() => sites.id, { onDelete: "cascade" }),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }),
+    last_used_at: timestamp("last_used_at", { withTimezone: true }),
+    last_used_ip: text("last_used_ip"),
+    revoked_at: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("api_tokens_user_id_created_at_idx").on(t.user_id, t.created_at),
+    check("api_tokens_permission_check", sql`${t.permission} in ('read', 'deploy', 'full')`),
+  ],
 );
 
 /** Each open of a share link: the short access log the dashboard shows. No IP address is kept. */

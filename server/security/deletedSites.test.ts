@@ -43,7 +43,14 @@ describe.each(DRIVERS)("a deleted site (%s)", (driver) => {
     const owner = await signedInClient(server);
     await setPlan(server, owner.user.id, "pro");
     client = owner.client;
-    ids = { ...(await siteKit(client, owner.user.id)), userId: owner.user.id, email: owner.user.email, sessionId: "", reservedSubdomain: "" };
+    ids = {
+      ...(await siteKit(client, owner.user.id)),
+      userId: owner.user.id,
+      email: owner.user.email,
+      sessionId: "",
+      reservedSubdomain: "",
+      tokenId: "",
+    };
     before = (await server.ctx.db.select().from(sites).where(eq(sites.id, ids.siteId)))[0]!;
     const deleted = await client.delete(`/api/sites/${ids.siteId}`);
     expect(deleted.statusCode, deleted.body).toBe(200);

@@ -10,7 +10,18 @@ import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { buildUser } from "../test/factories";
 import { profiles, sites, users } from "../db/schema";
 import { snapshot, snapshotOfUser } from "../test/security/snapshot";
-import { currentSessionId, markerOf, setBanned, signIn, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
+import {
+  createTokenId,
+  currentSessionId,
+  markerOf,
+  setBanned,
+  signIn,
+  siteKit,
+  tenant,
+  type Ids,
+  type SiteKit,
+  type Tenant,
+} from "../test/security/tenants";
 import {
   collectRoutes,
   hasBody,
@@ -81,7 +92,17 @@ const foreignQuery = (foreign: Ids) =>
   }).toString();
 
 /** Things of `ids` that no answer to someone else may contain. */
-const secretsOf = (ids: Ids) => [markerOf(ids.userId), ids.email, ids.hostname, ids.siteId, ids.fileId, ids.linkId, ids.domainId, ids.sessionId];
+const secretsOf = (ids: Ids) => [
+  markerOf(ids.userId),
+  ids.email,
+  ids.hostname,
+  ids.siteId,
+  ids.fileId,
+  ids.linkId,
+  ids.domainId,
+  ids.sessionId,
+  ids.tokenId,
+];
 
 describe("the route table", () => {
   it("has a decision for every route", () => {
@@ -183,6 +204,7 @@ describe.each(DRIVERS)("permission matrix (%s)", (driver) => {
       ids = { ...ids, ...kit };
     }
     if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
+    if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
     if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
     if (route.key === "POST /api/sites")
       ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };

@@ -12,6 +12,7 @@ const REFUSAL: Record<CapKind, { code: string; text: (max: number) => string }> 
   sitesPerAccount: { code: "site_limit_reached", text: CAP_TEXT.sites },
   customDomainsPerAccount: { code: "domain_limit_reached", text: CAP_TEXT.customDomains },
   shareLinksPerSite: { code: "share_link_limit_reached", text: CAP_TEXT.shareLinks },
+  apiTokensPerAccount: { code: "api_token_limit_reached", text: CAP_TEXT.apiTokens },
 };
 
 /** The refusal of an add over the cap: 409, naming the cap. */

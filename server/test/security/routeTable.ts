@@ -64,6 +64,7 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
   linkId: "linkId",
   domainId: "domainId",
   sessionId: "sessionId",
+  tokenId: "tokenId",
   id: "userId",
 };
 
@@ -115,6 +116,7 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "POST /api/sites/:siteId/domains": () => ({ json: { domain: `${randomBytes(6).toString("hex")}.example.org` } }),
   "PUT /api/sites/:siteId/visibility": () => ({ json: { visibility: "private" } }),
   "POST /api/domains/:domainId/check": () => ({ json: {} }),
+  "POST /api/tokens": (ids) => ({ json: { name: "Deploy from CI", permission: "deploy", siteId: ids.siteId, expiresInDays: 30 } }),
   "PATCH /api/admin/users/:id": () => ({ json: { plan: "pro", banned: true } }),
   "POST /api/admin/users/:id/password-reset": () => ({ json: {} }),
 };

@@ -9,6 +9,7 @@ import { createSiteWith, htmlFile, postMultipart } from "../sites";
 import type { TestClient, TestServer } from "../support";
 import { pngOfSize, png, uploadAvatar } from "../avatars";
 import type { SessionsResponse } from "../../../common/account";
+import type { CreatedApiTokenResponse } from "../../../common/apiTokens";
 import type { DeploymentResponse, SiteFileResponse } from "../../../common/sites";
 
 /** One site with everything hanging off it. */
@@ -31,6 +32,8 @@ export interface Ids extends SiteKit {
   sessionId: string;
   /** A subdomain reserved by the wizard and not yet used. */
   reservedSubdomain: string;
+  /** An API token of the tenant's (its id; the secret is not kept). */
+  tokenId: string;
 }
 
 export interface Tenant {
@@ -98,8 +101,16 @@ export async function tenant(server: TestServer, overrides: Parameters<typeof bu
       email: user.email,
       sessionId: await currentSessionId(client),
       reservedSubdomain: reserved.json<{ subdomain: string }>().subdomain,
+      tokenId: await createTokenId(client),
     },
   };
+}
+
+/** A new API token of `client`'s user, for all their sites: its id. */
+export async function createTokenId(client: TestClient): Promise<string> {
+  const response = await client.post("/api/tokens", { name: "A script", permission: "full" });
+  if (response.statusCode !== 201) throw new Error(`token failed: ${response.body}`);
+  return response.json<CreatedApiTokenResponse>().token.id;
 }
 
 export async function setBanned(server: TestServer, userId: string, banned: boolean): Promise<void> {
