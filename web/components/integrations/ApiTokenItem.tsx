@@ -42,10 +42,8 @@ export function ApiTokenItem({ token, now }: { token: ApiTokenResponse; now: Dat
             </li>
             <li className="flex items-center gap-1.5">
               {token.site ? <Globe className="size-3.5" aria-hidden /> : <Layers className="size-3.5" aria-hidden />}
-              <span>
-                <span className="sr-only">Sites: </span>
-                {scopeLabel(token)}
-              </span>
+              <span className="sr-only">Sites: </span>
+              <span>{scopeLabel(token)}</span>
             </li>
             <li className="flex items-center gap-1.5">
               <CalendarClock className="size-3.5" aria-hidden />

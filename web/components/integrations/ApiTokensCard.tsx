@@ -38,8 +38,8 @@ export function ApiTokensCard() {
           <CardDescription className="leading-relaxed">
             A token lets scripts, CI jobs and the <code className="font-mono text-[13px] text-foreground">berth</code> command-line tool use{" "}
             {PRODUCT_NAME} as you, without signing in. Send it in the{" "}
-            <code className="font-mono text-[13px] break-all text-foreground">Authorization: Bearer berth_…</code> header. Each token covers all your
-            sites or one, with the permission you choose, and can be revoked at any time.
+            <code className="font-mono text-[13px] break-words text-foreground">Authorization: Bearer berth_…</code> header. Each token covers all
+            your sites or one, with the permission you choose, and can be revoked at any time.
           </CardDescription>
         </div>
         {tokens.isSuccess && tokens.data.length > 0 && create}

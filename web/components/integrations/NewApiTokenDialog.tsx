@@ -133,22 +133,24 @@ function SecretStep({ secret }: { secret: string }) {
         <TriangleAlert aria-hidden />
         <AlertDescription className="text-foreground">{API_TOKEN_TEXT.copyOnce}</AlertDescription>
       </Alert>
-      <FormField id="token-secret" label="Your new token">
-        <div className="flex items-center gap-1">
+      <FormField
+        id="token-secret"
+        label="Your new token"
+        hint="Send it with each request as the header “Authorization: Bearer” followed by the token."
+      >
+        <div className="flex items-center gap-2">
           <Input
             id="token-secret"
             readOnly
             value={secret}
+            {...describedBy("token-secret", undefined, true)}
             spellCheck={false}
             className="font-mono text-[13px]"
             onFocus={(event) => event.currentTarget.select()}
           />
-          <CopyButton value={secret} label="Copy the token" className="size-10" />
+          <CopyButton value={secret} label="Copy the token" className="size-10 border" />
         </div>
       </FormField>
-      <p className="text-sm text-muted-foreground">
-        Send it as <code className="rounded bg-muted px-1 py-0.5 font-mono text-[13px] break-all">Authorization: Bearer {secret.slice(0, 10)}…</code>
-      </p>
       <div className="flex justify-end">
         <DialogClose asChild>
           <Button type="button" className="w-full sm:w-auto">
