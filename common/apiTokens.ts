@@ -41,6 +41,8 @@ export const API_TOKEN_TEXT = {
   outOfScope: "This API token does not cover this site",
   notPermitted: "This API token's permission does not allow this",
   sessionOnly: "This action needs a signed-in browser session, not an API token",
+  ambiguousCredentials: "Send either an API token or a session cookie, not both",
+  rateLimited: (seconds: number) => `Too many requests with this API token. Try again in ${seconds} seconds.`,
 } as const;
 
 export const CreateApiTokenRequest = z.object({

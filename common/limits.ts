@@ -31,6 +31,12 @@ export const CONTACT_FIELD_MAX = { name: 100, email: 254, subject: 200, message:
 /** Wrong site passwords on the edge's password page, per site and client address. */
 export const SITE_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 
+/**
+ * Requests per API token, from any address. Far above what a deploy makes (its files are sent in
+ * one upload), and a bound on what a leaked token can cost before it is revoked.
+ */
+export const API_TOKEN_LIMIT = { window: 60, max: 600 } as const;
+
 /** Wrong share-link passwords, per link and client address. */
 export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 

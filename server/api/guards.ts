@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { API_TOKEN_TEXT } from "../../common/apiTokens";
+import { bearerSecret } from "./session";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -7,10 +9,19 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * included. better-auth checks Origin only when cookies are present, so sign-in itself (login CSRF) is covered here too.
  * Every path of the dashboard host is covered, not only URLs spelt "/api/…": the router decodes
  * percent-escapes, so "/%61pi/sites/…" reaches the same handler as "/api/sites/…".
+ *
+ * An API token request carries no cookie, so a forged cross-site request gains nothing from the
+ * browser: it is exempt, but only without a Cookie header. A request with both is refused (400)
+ * whatever its method: which of the two it acts as would be a guess, and a page that can make a
+ * browser send both must not get the exemption.
  */
 export function rejectCrossSiteWrites(appUrl: string) {
   const appOrigin = new URL(appUrl).origin;
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (bearerSecret(request) !== undefined) {
+      if (request.headers.cookie === undefined) return;
+      return reply.status(400).send({ error: { code: "ambiguous_credentials", message: API_TOKEN_TEXT.ambiguousCredentials } });
+    }
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
     const fetchSite = request.headers["sec-fetch-site"];

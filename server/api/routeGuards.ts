@@ -1,27 +1,46 @@
 // Route guards: preHandler hooks a route declares to say who may call it. Each puts what it
 // established on the request, so a handler reads request.user, request.session and request.site
 // instead of asking again, and a route's guard is visible where the route is declared.
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+//
+// A request with `Authorization: Bearer` acts for the token's owner, but only on a route whose
+// declaration says which permission it needs (`config: { token: "read" }`); every other route
+// refuses a token (403 session_only), so a route added without thinking about tokens is closed to
+// them. A token for one site reaches that site only: another site is the 404 of a foreign one, and
+// routes that name no site refuse it (403), except the list of sites, which shows only its site.
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { API_TOKEN_TEXT, type ApiTokenPermission } from "../../common/apiTokens";
+import { SITE_TEXT } from "../../common/sites";
 import type { AppContext } from "../context";
+import type { ApiToken } from "../db/repositories/apiTokens";
 import type { SiteSummary } from "../db/repositories/sites";
 import { AppError } from "../errors";
+import { authenticateApiToken, permits, RateLimitedError } from "../services/authenticateApiToken";
 import { requireNotDeleted, requireSite } from "../services/siteAccess";
-import { isAdmin, requireSession, type RequestSession, type SessionUser } from "./session";
+import { bearerSecret, isAdmin, requireSession, type RequestSession, type SessionUser } from "./session";
 
 interface Granted {
   user?: SessionUser;
   session?: RequestSession["session"];
   site?: SiteSummary;
+  apiToken?: ApiToken | null;
 }
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The signed-in user, set by every guard. */
+    /** The user the request acts for (signed in, or the owner of its API token), set by every guard. */
     readonly user: SessionUser;
-    /** The session the request came with, set by every guard. */
+    /** The session the request came with, set by every guard on a request without an API token. */
     readonly session: RequestSession["session"];
     /** The user's site named by :siteId, set by ownSite and ownSiteForChange. */
     readonly site: SiteSummary;
+    /** The API token the request came with, or null for a session: set by every guard. */
+    readonly apiToken: ApiToken | null;
+  }
+  interface FastifyContextConfig {
+    /** The permission an API token needs to call this route. Without it the route refuses tokens. */
+    token?: ApiTokenPermission;
+    /** The route lists the user's sites and shows a one-site token only its site (it reads request.apiToken). */
+    listsSites?: true;
   }
 }
 
@@ -39,7 +58,7 @@ function grant(request: FastifyRequest, values: Granted): void {
  */
 export function decorateGuardedRequest(app: FastifyInstance): void {
   app.decorateRequest(GRANTED, null);
-  for (const key of ["user", "session", "site"] as const) {
+  for (const key of ["user", "session", "site", "apiToken"] as const) {
     app.decorateRequest(key, {
       getter(this: FastifyRequest) {
         const value = (this as GrantedRequest)[GRANTED]?.[key];
@@ -61,20 +80,44 @@ export interface RouteGuards {
   admin: preHandlerAsyncHookHandler;
 }
 
+const sessionOnly = () => new AppError("session_only", 403, API_TOKEN_TEXT.sessionOnly);
+const notPermitted = () => new AppError("token_not_permitted", 403, API_TOKEN_TEXT.notPermitted);
+const outOfScope = () => new AppError("token_out_of_scope", 403, API_TOKEN_TEXT.outOfScope);
+const siteNotFound = () => new AppError("site_not_found", 404, SITE_TEXT.notFoundTitle);
+
 export function routeGuards(ctx: AppContext): RouteGuards {
-  const signedIn = async (request: FastifyRequest) => {
-    grant(request, await requireSession(ctx, request));
+  /** The token's owner, when the route accepts the token's permission; `names a site`: the route has :siteId. */
+  const byToken = async (request: FastifyRequest, reply: FastifyReply, secret: string, namesSite: boolean) => {
+    const { token: needs, listsSites } = request.routeOptions.config;
+    if (!needs) throw sessionOnly();
+    const found = await authenticateApiToken(ctx, secret, request.ip).catch((error: unknown) => {
+      if (error instanceof RateLimitedError) void reply.header("retry-after", String(error.retryAfterSeconds));
+      throw error;
+    });
+    if (!permits(found.token.permission, needs)) throw notPermitted();
+    if (found.token.site_id !== null && !namesSite && !listsSites) throw outOfScope();
+    grant(request, { user: found.user, apiToken: found.token });
   };
+  const identify = (namesSite: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const secret = bearerSecret(request);
+    if (secret !== undefined) return byToken(request, reply, secret, namesSite);
+    grant(request, { ...(await requireSession(ctx, request)), apiToken: null });
+  };
+  const signedIn = identify(false);
   const loadSite = async (request: FastifyRequest) => {
     const { siteId } = request.params as { siteId?: unknown };
     if (typeof siteId !== "string") throw new Error(`${request.routeOptions.url ?? request.url}: a site guard on a route without :siteId`);
+    const scope = request.apiToken?.site_id;
+    if (scope && scope !== siteId) throw siteNotFound();
     grant(request, { site: await requireSite(ctx.db, request.user.id, siteId) });
   };
   const notDeleted = async (request: FastifyRequest) => requireNotDeleted(request.site);
+  // A token is never an admin: like a guest, it gets the 404 that hides the admin API.
   const admin = async (request: FastifyRequest) => {
-    const found = await requireSession(ctx, request).catch(() => undefined);
+    const found = bearerSecret(request) === undefined ? await requireSession(ctx, request).catch(() => undefined) : undefined;
     if (!found || !(await isAdmin(ctx, found.user))) throw new AppError("not_found", 404, "Not found");
-    grant(request, found);
+    grant(request, { ...found, apiToken: null });
   };
-  return { signedIn, ownSite: [signedIn, loadSite], ownSiteForChange: [signedIn, loadSite, notDeleted], admin };
+  const siteUser = identify(true);
+  return { signedIn, ownSite: [siteUser, loadSite], ownSiteForChange: [siteUser, loadSite, notDeleted], admin };
 }

@@ -41,6 +41,15 @@ export async function requireSession(ctx: AppContext, request: FastifyRequest): 
   return { user: found.user, session: { id, token, updatedAt } };
 }
 
+/**
+ * The secret of an `Authorization: Bearer …` header, or undefined when the request has none (other
+ * schemes included): such a request is authenticated by its API token, never by a cookie.
+ */
+export function bearerSecret(request: Pick<FastifyRequest, "headers">): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "");
+  return match?.[1];
+}
+
 /** Admins: the e-mails in BERTH_ADMIN_EMAILS, and users an admin promoted. */
 export async function isAdmin(ctx: AppContext, user: Pick<SessionUser, "id" | "email">): Promise<boolean> {
   if (ctx.env.adminEmails.has(user.email.toLowerCase())) return true;

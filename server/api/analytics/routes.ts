@@ -10,7 +10,7 @@ export async function analyticsRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get<{ Params: { siteId: string } }>(
     "/api/sites/:siteId/analytics",
-    { preHandler: guard.ownSite },
+    { preHandler: guard.ownSite, config: { token: "read" } },
     async (request): Promise<AnalyticsResponse> => {
       const { range } = parseBody(analyticsQuerySchema, request.query);
       return siteAnalytics(ctx.db, request.site.id, range, new Date(), ctx.env.geoipCsv !== undefined);

@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { CLIENT_IP_HEADER } from "../../auth/auth";
 import { authCookieHeader, toHostPrefix } from "../../auth/cookies";
 import type { AppContext } from "../../context";
+import { API_TOKEN_TEXT } from "../../../common/apiTokens";
+import { bearerSecret } from "../session";
 
 function toWebRequest(request: FastifyRequest, appUrl: string, hostPrefixed: boolean): Request {
   const headers = new Headers();
@@ -26,6 +28,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     method: ["GET", "POST"],
     url: "/api/auth/*",
     async handler(request, reply) {
+      // Signing in, passwords, two-factor and sessions are the account's own: never a token's.
+      if (bearerSecret(request) !== undefined) {
+        return reply.status(403).send({ error: { code: "session_only", message: API_TOKEN_TEXT.sessionOnly } });
+      }
       const response = await ctx.auth.handler(toWebRequest(request, ctx.env.appUrl, hostPrefixed));
       reply.status(response.status);
       response.headers.forEach((value, name) => {

@@ -13,19 +13,27 @@ type SiteParams = { Params: { siteId: string } };
 export async function deploymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = routeGuards(ctx);
 
-  app.get<SiteParams>("/api/sites/:siteId/deployments", { preHandler: guard.ownSite }, async (request): Promise<DeploymentListResponse> => {
-    const deployments = await listDeploymentsForSite(ctx.db, request.site.id);
-    return { deployments: deployments.map((d) => presentDeployment(d, request.site.live_deployment_id)) };
-  });
+  app.get<SiteParams>(
+    "/api/sites/:siteId/deployments",
+    { preHandler: guard.ownSite, config: { token: "read" } },
+    async (request): Promise<DeploymentListResponse> => {
+      const deployments = await listDeploymentsForSite(ctx.db, request.site.id);
+      return { deployments: deployments.map((d) => presentDeployment(d, request.site.live_deployment_id)) };
+    },
+  );
 
-  app.post<SiteParams>("/api/sites/:siteId/deployments", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
-    const deployment = await deployNow(ctx, request.site);
-    return reply.status(201).send(presentDeployment(deployment, deployment.id));
-  });
+  app.post<SiteParams>(
+    "/api/sites/:siteId/deployments",
+    { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
+    async (request, reply) => {
+      const deployment = await deployNow(ctx, request.site);
+      return reply.status(201).send(presentDeployment(deployment, deployment.id));
+    },
+  );
 
   app.post<{ Params: { siteId: string; deploymentId: string } }>(
     "/api/sites/:siteId/deployments/:deploymentId/rollback",
-    { preHandler: guard.ownSiteForChange },
+    { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
     async (request) => {
       if (!UUID.test(request.params.deploymentId)) throw new AppError("deployment_not_found", 404, "Deployment not found");
       const deployment = await rollbackDeployment(ctx, request.user.id, request.site.id, request.params.deploymentId);

@@ -16,15 +16,19 @@ type DomainParams = { Params: { domainId: string } };
 export async function domainRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = routeGuards(ctx);
 
-  app.get("/api/domains", { preHandler: guard.signedIn }, async (request): Promise<DomainListResponse> => {
+  app.get("/api/domains", { preHandler: guard.signedIn, config: { token: "full" } }, async (request): Promise<DomainListResponse> => {
     return { domains: (await listDomainsForUser(ctx.db, request.user.id)).map((domain) => presentDomain(domain, ctx)) };
   });
 
-  app.get<SiteParams>("/api/sites/:siteId/domains", { preHandler: guard.ownSite }, async (request): Promise<DomainListResponse> => {
-    return { domains: (await listDomainsForSite(ctx.db, request.user.id, request.site.id)).map((domain) => presentDomain(domain, ctx)) };
-  });
+  app.get<SiteParams>(
+    "/api/sites/:siteId/domains",
+    { preHandler: guard.ownSite, config: { token: "full" } },
+    async (request): Promise<DomainListResponse> => {
+      return { domains: (await listDomainsForSite(ctx.db, request.user.id, request.site.id)).map((domain) => presentDomain(domain, ctx)) };
+    },
+  );
 
-  app.post<SiteParams>("/api/sites/:siteId/domains", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
+  app.post<SiteParams>("/api/sites/:siteId/domains", { preHandler: guard.ownSiteForChange, config: { token: "full" } }, async (request, reply) => {
     const { user, site } = request;
     const { domain } = parseBody(AddDomainRequest, request.body);
     const added = await addDomain(ctx, user.id, site, domain);
@@ -34,11 +38,15 @@ export async function domainRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   // A domain's own routes: the services find it among the user's (404) and refuse it while its site is deleted (409).
-  app.post<DomainParams>("/api/domains/:domainId/check", { preHandler: guard.signedIn }, async (request): Promise<DomainResponse> => {
-    return presentDomain(await checkDomainAgain(ctx, request.user.id, request.params.domainId), ctx);
-  });
+  app.post<DomainParams>(
+    "/api/domains/:domainId/check",
+    { preHandler: guard.signedIn, config: { token: "full" } },
+    async (request): Promise<DomainResponse> => {
+      return presentDomain(await checkDomainAgain(ctx, request.user.id, request.params.domainId), ctx);
+    },
+  );
 
-  app.delete<DomainParams>("/api/domains/:domainId", { preHandler: guard.signedIn }, async (request, reply) => {
+  app.delete<DomainParams>("/api/domains/:domainId", { preHandler: guard.signedIn, config: { token: "full" } }, async (request, reply) => {
     await removeDomain(ctx, request.user.id, request.params.domainId);
     return reply.status(204).send();
   });

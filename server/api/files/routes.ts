@@ -29,14 +29,14 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.get<SiteParams & { Querystring: { parent?: string } }>(
     "/api/sites/:siteId/files",
-    { preHandler: guard.ownSite },
+    { preHandler: guard.ownSite, config: { token: "read" } },
     async (request): Promise<SiteFileListResponse> => {
       const files = await listSiteFilesInFolder(ctx.db, request.site.id, folderParam(request.query.parent));
       return { files: files.map((f) => presentFile(f, request.site, ctx.urls)) };
     },
   );
 
-  app.post<SiteParams>("/api/sites/:siteId/files", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
+  app.post<SiteParams>("/api/sites/:siteId/files", { preHandler: guard.ownSiteForChange, config: { token: "deploy" } }, async (request, reply) => {
     const { user, site } = request;
     const result = await readUpload(request, async (fields, file) => {
       let parent: string | null;
@@ -57,7 +57,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply.status(201).send(body);
   });
 
-  app.post<SiteParams>("/api/sites/:siteId/folders", { preHandler: guard.ownSiteForChange }, async (request, reply) => {
+  app.post<SiteParams>("/api/sites/:siteId/folders", { preHandler: guard.ownSiteForChange, config: { token: "deploy" } }, async (request, reply) => {
     const { user, site } = request;
     const body = parseBody(CreateFolderRequest, request.body);
     const result = await createFolder(ctx, { userId: user.id, siteId: site.id, parent: folderParam(body.parent), name: body.name });
@@ -68,7 +68,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply.status(201).send(response);
   });
 
-  app.delete<FileParams>("/api/sites/:siteId/files/:fileId", { preHandler: guard.ownSiteForChange }, async (request) => {
+  app.delete<FileParams>("/api/sites/:siteId/files/:fileId", { preHandler: guard.ownSiteForChange, config: { token: "deploy" } }, async (request) => {
     const { user, site } = request;
     if (!UUID.test(request.params.fileId)) throw new AppError("file_not_found", 404, "File not found");
     const result = await deleteSiteFile(ctx, { userId: user.id, siteId: site.id, fileId: request.params.fileId });
@@ -77,7 +77,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.get<FileParams>(
     "/api/sites/:siteId/files/:fileId/download",
-    { preHandler: guard.ownSite, onSend: attachmentHeaders },
+    { preHandler: guard.ownSite, config: { token: "read" }, onSend: attachmentHeaders },
     async (request, reply) => {
       const { file, stream } = await openSiteFile(ctx, request.site.id, request.params.fileId);
       return reply

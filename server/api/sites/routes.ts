@@ -36,20 +36,23 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return presentSite(site, ctx.urls);
   };
 
-  app.post("/api/subdomains/reserve", { preHandler: guard.signedIn }, async (request) => {
+  app.post("/api/subdomains/reserve", { preHandler: guard.signedIn, config: { token: "full" } }, async (request) => {
     return { subdomain: await reserveSubdomain(ctx.db, request.user.id) };
   });
 
-  app.get("/api/sites", { preHandler: guard.signedIn }, async (request): Promise<SiteListResponse> => {
+  app.get("/api/sites", { preHandler: guard.signedIn, config: { token: "read", listsSites: true } }, async (request): Promise<SiteListResponse> => {
     const userId = request.user.id;
-    const [sites, views] = await Promise.all([listSitesForUser(ctx.db, userId), viewsLast7Days(ctx.db, userId, new Date())]);
+    const [all, views] = await Promise.all([listSitesForUser(ctx.db, userId), viewsLast7Days(ctx.db, userId, new Date())]);
+    // A token for one site lists that site only.
+    const scope = request.apiToken?.site_id ?? null;
+    const sites = scope === null ? all : all.filter((site) => site.id === scope);
     return {
       sites: sites.map((site) => presentSite(site, ctx.urls)),
       views_7d: Object.fromEntries(sites.map((site) => [site.id, views.get(site.id) ?? 0])),
     };
   });
 
-  app.post("/api/sites", { preHandler: guard.signedIn }, async (request, reply) => {
+  app.post("/api/sites", { preHandler: guard.signedIn, config: { token: "full" } }, async (request, reply) => {
     const userId = request.user.id;
     const result = await readUpload(request, async (rawFields, file) => {
       let fields: CreateSiteFields;
@@ -66,38 +69,42 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return reply.status(201).send(await present(userId, result.site.id));
   });
 
-  app.get<SiteParams>("/api/sites/:siteId", { preHandler: guard.ownSite }, async (request) => presentSite(request.site, ctx.urls));
+  app.get<SiteParams>("/api/sites/:siteId", { preHandler: guard.ownSite, config: { token: "read" } }, async (request) =>
+    presentSite(request.site, ctx.urls),
+  );
 
-  app.patch<SiteParams>("/api/sites/:siteId", { preHandler: guard.ownSiteForChange }, async (request) => {
+  app.patch<SiteParams>("/api/sites/:siteId", { preHandler: guard.ownSiteForChange, config: { token: "full" } }, async (request) => {
     await editSiteDetails(ctx, request.user.id, request.site.id, parseBody(UpdateSiteRequest, request.body));
     return present(request.user.id, request.site.id);
   });
 
-  app.patch<SiteParams>("/api/sites/:siteId/schedule", { preHandler: guard.ownSiteForChange }, async (request) => {
+  app.patch<SiteParams>("/api/sites/:siteId/schedule", { preHandler: guard.ownSiteForChange, config: { token: "full" } }, async (request) => {
     await scheduleSite(ctx, request.user.id, request.site.id, parseBody(UpdateScheduleRequest, request.body));
     return present(request.user.id, request.site.id);
   });
 
-  app.put<SiteParams>("/api/sites/:siteId/password", { preHandler: guard.ownSiteForChange }, async (request) => {
+  app.put<SiteParams>("/api/sites/:siteId/password", { preHandler: guard.ownSiteForChange, config: { token: "full" } }, async (request) => {
     await setSitePassword(ctx, request.user.id, request.site.id, parseBody(SetSitePasswordRequest, request.body).password);
     return present(request.user.id, request.site.id);
   });
 
-  app.delete<SiteParams>("/api/sites/:siteId/password", { preHandler: guard.ownSiteForChange }, async (request) => {
+  app.delete<SiteParams>("/api/sites/:siteId/password", { preHandler: guard.ownSiteForChange, config: { token: "full" } }, async (request) => {
     await setSitePassword(ctx, request.user.id, request.site.id, null);
     return present(request.user.id, request.site.id);
   });
 
   // Deleting a deleted site, and restoring a live one, are refused by their services (409).
-  app.delete<SiteParams>("/api/sites/:siteId", { preHandler: guard.ownSite }, async (request) => {
+  app.delete<SiteParams>("/api/sites/:siteId", { preHandler: guard.ownSite, config: { token: "full" } }, async (request) => {
     await deleteSite(ctx, request.user.id, request.site.id);
     return present(request.user.id, request.site.id);
   });
 
-  app.post<SiteParams>("/api/sites/:siteId/restore", { preHandler: guard.ownSite }, async (request) => {
+  app.post<SiteParams>("/api/sites/:siteId/restore", { preHandler: guard.ownSite, config: { token: "full" } }, async (request) => {
     await restoreSite(ctx, request.user.id, request.site.id);
     return present(request.user.id, request.site.id);
   });
 
-  app.get("/api/stats", { preHandler: guard.signedIn }, async (request): Promise<StatsResponse> => accountStats(ctx, request.user.id));
+  app.get("/api/stats", { preHandler: guard.signedIn, config: { token: "read" } }, async (request): Promise<StatsResponse> =>
+    accountStats(ctx, request.user.id),
+  );
 }
