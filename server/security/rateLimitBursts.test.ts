@@ -1,5 +1,5 @@
 // Rate limits hold against guesses sent all at once: every limiter counts an attempt in one
-// statement before the expensive check (scrypt, a code, a token, a send), so of 100 parallel
+// statement before the expensive check (scrypt, a code, a token, a send, an API token's lookup), so of 100 parallel
 // requests at most the limit are checked; the rest are answered 429 without a check. A check is
 // counted by its answer: anything but 429 means the server looked at the guess. On PostgreSQL the
 // requests really run side by side; PGlite runs one statement at a time, but the edge's forms and
@@ -10,8 +10,13 @@ import { DRIVERS, getTestServer, TEST_APP_URL, type TestClient, type TestServer 
 import { buildUser, ownerWithSite, type BuiltUser } from "../test/factories";
 import { hostOf } from "../test/sites";
 import { totpFromUri } from "../test/totp";
-import { contactMessages, users } from "../db/schema";
+import { randomBytes, randomUUID } from "node:crypto";
+import { contactMessages, rateLimits, users } from "../db/schema";
+import { apiTokenLimitKey } from "../services/authenticateApiToken";
+import { hashApiTokenSecret } from "../services/manageApiTokens";
+import { bearer, createToken } from "../test/apiTokens";
 import {
+  API_TOKEN_LIMIT,
   AUTH_LIMITS,
   CONTACT_LIMIT,
   SHARE_LINK_PASSWORD_LIMIT,
@@ -225,6 +230,49 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
     expect(checked(statuses), JSON.stringify(tally(statuses))).toBeLessThanOrEqual(CONTACT_LIMIT.max);
     const stored = await server.ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.subject, subject));
     expect(stored.length).toBeLessThanOrEqual(CONTACT_LIMIT.max);
+  });
+
+  describe("API tokens, per token from any address", () => {
+    /** The token's counter, as if `API_TOKEN_LIMIT.max - room` requests had already been made this minute. */
+    const leaveRoom = async (secret: string, room: number) =>
+      server.ctx.db.insert(rateLimits).values({
+        id: randomUUID(),
+        key: apiTokenLimitKey(hashApiTokenSecret(secret)),
+        count: API_TOKEN_LIMIT.max - room,
+        lastRequest: Date.now(),
+      });
+
+    it(`a valid token: at most the room left reaches the route, the rest 429 with Retry-After`, async () => {
+      const owner = await ownerWithSite(server, "free", [{ name: "index.html", data: "<h1>Token</h1>" }]);
+      const { secret } = await createToken(owner.client, "read");
+      await leaveRoom(secret, 10);
+      const answers = await Promise.all(
+        Array.from({ length: BURST }, (_, i) =>
+          server.app.inject({
+            method: "GET",
+            url: `/api/sites/${owner.site.id}`,
+            remoteAddress: nextAddress(),
+            headers: bearer(secret),
+            query: { i: String(i) },
+          }),
+        ),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(tally(statuses)).toEqual({ 200: 10, 429: BURST - 10 });
+      for (const answer of answers.filter((a) => a.statusCode === 429)) expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
+    });
+
+    it(`a wrong token: none gets in, and at most the room left is looked up`, async () => {
+      const secret = `berth_${randomBytes(32).toString("base64url")}`;
+      await leaveRoom(secret, 10);
+      const statuses = await burst(
+        Array.from(
+          { length: BURST },
+          () => () => server.app.inject({ method: "GET", url: "/api/sites", remoteAddress: nextAddress(), headers: bearer(secret) }),
+        ),
+      );
+      expect(tally(statuses)).toEqual({ 401: 10, 429: BURST - 10 });
+    });
   });
 
   describe("on the edge, over a socket", () => {

@@ -16,6 +16,9 @@ export const API_TOKEN_USE_RECORD_MS = 60_000;
 /** The shape generateApiTokenSecret makes: anything else is refused before any query. */
 const WELL_FORMED = new RegExp(`^${API_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`);
 
+/** The rate-limit counter of the token whose secret hashes to `tokenHash`. */
+export const apiTokenLimitKey = (tokenHash: string) => `berth:api-token:${tokenHash}`;
+
 export const invalidToken = () => new AppError("invalid_token", 401, API_TOKEN_TEXT.invalidToken);
 
 export class RateLimitedError extends AppError {
@@ -39,7 +42,7 @@ export function permits(has: ApiTokenPermission, needs: ApiTokenPermission): boo
 export async function authenticateApiToken(ctx: AppContext, secret: string, ip: string, now = new Date()): Promise<PresentedApiToken> {
   if (!WELL_FORMED.test(secret)) throw invalidToken();
   const tokenHash = hashApiTokenSecret(secret);
-  const counted = await countAttempt(ctx.db, { key: `berth:api-token:${tokenHash}`, rule: API_TOKEN_LIMIT });
+  const counted = await countAttempt(ctx.db, { key: apiTokenLimitKey(tokenHash), rule: API_TOKEN_LIMIT });
   if (!counted.allowed) throw new RateLimitedError(counted.retryAfterSeconds);
   const found = await getApiTokenByHash(ctx.db, tokenHash);
   if (!found || found.token.revoked_at !== null) throw invalidToken();

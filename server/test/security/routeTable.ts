@@ -4,6 +4,7 @@
 // decision makes the security tests fail and say which one.
 import { randomBytes } from "node:crypto";
 import type { RouteOptions } from "fastify";
+import type { ApiTokenPermission } from "../../../common/apiTokens";
 import { getTestServer } from "../support";
 import { htmlFile, multipartBody, type UploadPart } from "../sites";
 import { png, pngOfSize } from "../avatars";
@@ -55,6 +56,50 @@ export const PUBLIC_ROUTES = new Set([
 
 /** Only admins; everyone else gets the same 404 as an unknown route. */
 export const isAdminRoute = (route: Route) => route.url.startsWith("/api/admin/");
+
+/**
+ * The permission an API token needs on each route that takes one; every other route refuses
+ * tokens (403 session_only; the admin API the 404 it gives everyone). read: reading sites,
+ * deployments, files, stats and analytics; deploy: also publishing (every change in the Files tab
+ * publishes) and rollback; full: every other site, domain and share-link route. Never the
+ * account, its sessions, its tokens, sign-in or admin.
+ */
+export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
+  "GET /api/sites": "read",
+  "GET /api/sites/:siteId": "read",
+  "GET /api/stats": "read",
+  "GET /api/sites/:siteId/deployments": "read",
+  "GET /api/sites/:siteId/files": "read",
+  "GET /api/sites/:siteId/files/:fileId/download": "read",
+  "GET /api/sites/:siteId/analytics": "read",
+  "POST /api/sites/:siteId/deployments": "deploy",
+  "POST /api/sites/:siteId/deployments/:deploymentId/rollback": "deploy",
+  "POST /api/sites/:siteId/files": "deploy",
+  "POST /api/sites/:siteId/folders": "deploy",
+  "DELETE /api/sites/:siteId/files/:fileId": "deploy",
+  "POST /api/subdomains/reserve": "full",
+  "POST /api/sites": "full",
+  "PATCH /api/sites/:siteId": "full",
+  "PATCH /api/sites/:siteId/schedule": "full",
+  "PUT /api/sites/:siteId/password": "full",
+  "DELETE /api/sites/:siteId/password": "full",
+  "DELETE /api/sites/:siteId": "full",
+  "POST /api/sites/:siteId/restore": "full",
+  "PUT /api/sites/:siteId/visibility": "full",
+  "GET /api/sites/:siteId/share-links": "full",
+  "POST /api/sites/:siteId/share-links": "full",
+  "PATCH /api/sites/:siteId/share-links/:linkId": "full",
+  "DELETE /api/sites/:siteId/share-links/:linkId": "full",
+  "GET /api/sites/:siteId/share-links/:linkId/opens": "full",
+  "GET /api/domains": "full",
+  "GET /api/sites/:siteId/domains": "full",
+  "POST /api/sites/:siteId/domains": "full",
+  "POST /api/domains/:domainId/check": "full",
+  "DELETE /api/domains/:domainId": "full",
+};
+
+/** The one route that takes a one-site token without naming a site: it lists only that site. */
+export const SITE_LIST_ROUTE = "GET /api/sites";
 
 /** Where each path parameter's value comes from. */
 export const PARAM_IDS: Record<string, keyof Ids> = {
@@ -110,7 +155,7 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "PUT /api/sites/:siteId/password": () => ({ json: { password: "a long site password" } }),
   "POST /api/sites/:siteId/restore": () => ({ json: {} }),
   "POST /api/sites/:siteId/files": () => ({ form: { fields: {}, file: htmlFile("<p>new</p>", "new.html") } }),
-  "POST /api/sites/:siteId/folders": () => ({ json: { name: "folder" } }),
+  "POST /api/sites/:siteId/folders": () => ({ json: { name: `folder-${randomBytes(3).toString("hex")}` } }),
   "POST /api/sites/:siteId/deployments": () => ({ json: {} }),
   "POST /api/sites/:siteId/deployments/:deploymentId/rollback": () => ({ json: {} }),
   "POST /api/sites/:siteId/domains": () => ({ json: { domain: `${randomBytes(6).toString("hex")}.example.org` } }),
