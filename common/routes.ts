@@ -17,6 +17,7 @@ export const APP_ROUTES = [
   "/dashboard/sites/new",
   "/dashboard/sites/:siteId",
   "/dashboard/domains",
+  "/dashboard/integrations",
   "/dashboard/settings",
   "/dashboard/admin",
 ] as const;

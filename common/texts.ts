@@ -47,6 +47,7 @@ export const DASHBOARD_TEXT = {
     dashboard: "Dashboard",
     sites: "My Sites",
     domains: "Domains",
+    integrations: "Integrations",
     settings: "Settings",
     help: "Help & Support",
     logout: "Logout",

@@ -28,6 +28,7 @@ const Sites = screen(() => import("./routes/dashboard/Sites").then((m) => m.Site
 const NewSite = screen(() => import("./routes/dashboard/NewSite").then((m) => m.NewSite));
 const SiteDetail = screen(() => import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail));
 const Domains = screen(() => import("./routes/dashboard/Domains").then((m) => m.Domains));
+const Integrations = screen(() => import("./routes/dashboard/Integrations").then((m) => m.Integrations));
 const Settings = screen(() => import("./routes/dashboard/Settings").then((m) => m.Settings));
 const Admin = screen(() => import("./routes/dashboard/Admin").then((m) => m.Admin));
 const TwoFactor = screen(() => import("./routes/auth/TwoFactor").then((m) => m.TwoFactor));
@@ -62,6 +63,7 @@ const DASHBOARD_SCREENS: Record<DashboardRoute, ReactElement> = {
   "/dashboard/sites/new": <NewSite />,
   "/dashboard/sites/:siteId": <SiteDetail />,
   "/dashboard/domains": <Domains />,
+  "/dashboard/integrations": <Integrations />,
   "/dashboard/settings": <Settings />,
   "/dashboard/admin": <Admin />,
 };

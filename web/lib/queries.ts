@@ -3,6 +3,7 @@
 // and any open site page together.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { NotificationPreferences, SessionsResponse } from "../../common/account";
+import type { ApiTokenListResponse } from "../../common/apiTokens";
 import { isProvisioning, type DomainListResponse, type DomainResponse } from "../../common/domains";
 import type { ShareLinkListResponse, ShareLinkOpensResponse, ShareLinkResponse } from "../../common/shareLinks";
 import type {
@@ -31,6 +32,7 @@ export const queryKeys = {
   me: (userId: string | undefined) => ["me", userId ?? ""] as const,
   sessions: ["me-sessions"] as const,
   notifications: ["me-notifications"] as const,
+  apiTokens: ["api-tokens"] as const,
 };
 
 // The list query caches the whole answer (sites and their 7-day views); each hook selects its part.
@@ -161,6 +163,15 @@ export function useShareLinkOpens(id: string, linkId: string, enabled: boolean) 
     queryFn: async () =>
       (await api<ShareLinkOpensResponse>(`/api/sites/${encodeURIComponent(id)}/share-links/${encodeURIComponent(linkId)}/opens`)).opens,
     enabled,
+    refetchOnWindowFocus: true,
+  });
+}
+
+/** The user's API tokens, newest first. "Last used" changes while scripts run, so focus refreshes. */
+export function useApiTokens() {
+  return useQuery({
+    queryKey: queryKeys.apiTokens,
+    queryFn: async () => (await api<ApiTokenListResponse>("/api/tokens")).tokens,
     refetchOnWindowFocus: true,
   });
 }

@@ -1,4 +1,4 @@
-import { HelpCircle, LayoutDashboard, Globe, Link2, Settings, ShieldCheck, type LucideIcon } from "lucide-react";
+import { HelpCircle, LayoutDashboard, Globe, Link2, Plug, Settings, ShieldCheck, type LucideIcon } from "lucide-react";
 import { DASHBOARD_SHELL_TEXT, DASHBOARD_TEXT } from "../../../common/texts";
 
 export interface NavItem {
@@ -18,6 +18,7 @@ export const MAIN_NAV: NavItem[] = [
   },
   { to: "/dashboard/sites", label: DASHBOARD_TEXT.nav.sites, Icon: Globe },
   { to: "/dashboard/domains", label: DASHBOARD_TEXT.nav.domains, Icon: Link2 },
+  { to: "/dashboard/integrations", label: DASHBOARD_TEXT.nav.integrations, Icon: Plug },
   {
     to: "/dashboard/settings",
     label: DASHBOARD_TEXT.nav.settings,

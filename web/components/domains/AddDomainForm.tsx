@@ -10,6 +10,7 @@ import { cn } from "../../lib/cn";
 import { Button } from "../ui/Button";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
+import { Select } from "../ui/Select";
 import { Spinner } from "../ui/Spinner";
 import { NewDomainForm, type NewDomainFields } from "./domains";
 import { useAddDomain } from "./useDomainActions";
@@ -74,20 +75,14 @@ export function AddDomainForm({
     >
       {picker && (
         <FormField id={`${id}-site`} label="Site" error={errors.siteId?.message}>
-          <select
-            id={`${id}-site`}
-            disabled={busy}
-            {...describedBy(`${id}-site`, errors.siteId?.message)}
-            {...register("siteId")}
-            className="flex h-10 w-full cursor-pointer rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-destructive"
-          >
+          <Select id={`${id}-site`} disabled={busy} {...describedBy(`${id}-site`, errors.siteId?.message)} {...register("siteId")}>
             <option value="">Choose a site…</option>
             {(sites ?? []).map((site) => (
               <option key={site.id} value={site.id}>
                 {site.name} ({site.subdomain})
               </option>
             ))}
-          </select>
+          </Select>
         </FormField>
       )}
       <FormField id={`${id}-domain`} label="Domain" error={errors.domain?.message}>

@@ -1,6 +1,6 @@
 // The overview's side cards: the user's plan, tips, and help.
 import { Link } from "react-router";
-import { ArrowUpRight, BookOpen, FileArchive, Lightbulb, Link2, Share2, Sparkles, type LucideIcon } from "lucide-react";
+import { ArrowUpRight, BookOpen, FileArchive, KeyRound, Lightbulb, Link2, Share2, Sparkles, type LucideIcon } from "lucide-react";
 import { formatPlanBytes } from "../../../common/plans";
 import type { StatsResponse } from "../../../common/sites";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
@@ -68,6 +68,12 @@ const TIPS: { Icon: LucideIcon; title: string; body: string; to?: string }[] = [
     title: "Use your own domain",
     body: "Serve a site on a domain you own, such as www.example.com, as well as on its own address (Pro).",
     to: "/dashboard/domains",
+  },
+  {
+    Icon: KeyRound,
+    title: "Deploy from scripts and CI",
+    body: "Create an API token for a build job or script, so it can deploy your sites without signing in.",
+    to: "/dashboard/integrations",
   },
 ];
 
