@@ -18,7 +18,7 @@ export const API_TOKEN_NAME_MAX = 60;
 /**
  * What a token may do, each including the one before:
  * - read: list and read sites, deployments, files and stats;
- * - deploy: also create deployments, roll back and promote;
+ * - deploy: also publish new versions (uploads, file changes) and roll back;
  * - full: everything the owner can do with sites and domains, but not account or security settings.
  */
 export const API_TOKEN_PERMISSIONS = ["read", "deploy", "full"] as const;

@@ -13,7 +13,7 @@ import { sessionAddress } from "../settings/sessions";
 
 export const PERMISSION_TEXT: Record<ApiTokenPermission, { label: string; description: string }> = {
   read: { label: "Read only", description: "List and read sites, deployments, files and stats. Changes nothing." },
-  deploy: { label: "Deploy", description: "Read, and also publish new versions, roll back and promote." },
+  deploy: { label: "Deploy", description: "Read, and also publish new versions and roll back." },
   full: { label: "Full access", description: "Everything you can do with sites and domains, except account and security settings." },
 };
 
