@@ -37,6 +37,12 @@ export const SITE_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
  */
 export const API_TOKEN_LIMIT = { window: 60, max: 600 } as const;
 
+/**
+ * Unknown API tokens, per client address. Counted per address, not per guessed token, so made-up
+ * tokens cannot add a counter each: the counters stay bounded by the addresses and the real tokens.
+ */
+export const API_TOKEN_MISS_LIMIT = { window: 60, max: 30 } as const;
+
 /** Wrong share-link passwords, per link and client address. */
 export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 

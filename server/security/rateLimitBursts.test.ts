@@ -17,6 +17,7 @@ import { hashApiTokenSecret } from "../services/manageApiTokens";
 import { bearer, createToken } from "../test/apiTokens";
 import {
   API_TOKEN_LIMIT,
+  API_TOKEN_MISS_LIMIT,
   AUTH_LIMITS,
   CONTACT_LIMIT,
   SHARE_LINK_PASSWORD_LIMIT,
@@ -232,7 +233,7 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
     expect(stored.length).toBeLessThanOrEqual(CONTACT_LIMIT.max);
   });
 
-  describe("API tokens, per token from any address", () => {
+  describe("API tokens: per token from any address, unknown ones per address", () => {
     /** The token's counter, as if `API_TOKEN_LIMIT.max - room` requests had already been made this minute. */
     const leaveRoom = async (secret: string, room: number) =>
       server.ctx.db.insert(rateLimits).values({
@@ -262,16 +263,25 @@ describe.each(DRIVERS)(`rate limits against ${BURST} guesses at once (%s)`, (dri
       for (const answer of answers.filter((a) => a.statusCode === 429)) expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
     });
 
-    it(`a wrong token: none gets in, and at most the room left is looked up`, async () => {
-      const secret = `berth_${randomBytes(32).toString("base64url")}`;
-      await leaveRoom(secret, 10);
+    it(`made-up tokens from one address: at most ${API_TOKEN_MISS_LIMIT.max} answered 401, the rest 429, and no counter per token`, async () => {
+      const address = nextAddress();
+      const perToken = async () =>
+        (await server.ctx.db.select({ key: rateLimits.key }).from(rateLimits)).filter(({ key }) => key.startsWith("berth:api-token:")).length;
+      const before = await perToken();
       const statuses = await burst(
         Array.from(
           { length: BURST },
-          () => () => server.app.inject({ method: "GET", url: "/api/sites", remoteAddress: nextAddress(), headers: bearer(secret) }),
+          () => () =>
+            server.app.inject({
+              method: "GET",
+              url: "/api/sites",
+              remoteAddress: address,
+              headers: bearer(`berth_${randomBytes(32).toString("base64url")}`),
+            }),
         ),
       );
-      expect(tally(statuses)).toEqual({ 401: 10, 429: BURST - 10 });
+      expect(tally(statuses)).toEqual({ 401: API_TOKEN_MISS_LIMIT.max, 429: BURST - API_TOKEN_MISS_LIMIT.max });
+      expect(await perToken()).toBe(before);
     });
   });
 

@@ -3,7 +3,7 @@
 // refuses its next request on every node.
 import { ACCOUNT_TEXT } from "../../common/account";
 import { API_TOKEN_PERMISSIONS, API_TOKEN_PREFIX, API_TOKEN_TEXT, type ApiTokenPermission } from "../../common/apiTokens";
-import { API_TOKEN_LIMIT } from "../../common/limits";
+import { API_TOKEN_LIMIT, API_TOKEN_MISS_LIMIT } from "../../common/limits";
 import type { AppContext } from "../context";
 import { getApiTokenByHash, recordApiTokenUse, type ApiToken, type PresentedApiToken } from "../db/repositories/apiTokens";
 import { AppError } from "../errors";
@@ -18,6 +18,9 @@ const WELL_FORMED = new RegExp(`^${API_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`);
 
 /** The rate-limit counter of the token whose secret hashes to `tokenHash`. */
 export const apiTokenLimitKey = (tokenHash: string) => `berth:api-token:${tokenHash}`;
+
+/** The counter of unknown tokens sent from one client address. */
+export const apiTokenMissKey = (ip: string) => `berth:api-token-miss:${ip}`;
 
 export const invalidToken = () => new AppError("invalid_token", 401, API_TOKEN_TEXT.invalidToken);
 
@@ -35,16 +38,19 @@ export function permits(has: ApiTokenPermission, needs: ApiTokenPermission): boo
 /**
  * The token of `secret` and its owner: 429 past the token's rate limit, 401 for an unknown,
  * revoked or expired token (the owner's deletion removes their tokens), 403 when the owner is
- * banned, as for a banned session. The request is counted against the token before anything is
- * looked up, in one statement, so a burst cannot get past the limit; the count is keyed by the
- * hash, so it is the same for every address and node.
+ * banned, as for a banned session. The lookup by hash is one indexed read, and a 256-bit secret
+ * cannot be guessed, so the limits guard cost rather than guesses: a known token's request is
+ * counted against that token (the same for every address and node) before the route does any
+ * work, and an unknown one against the sender's address, so made-up tokens add no counters.
+ * Each count is one statement, so a burst cannot get past a limit.
  */
 export async function authenticateApiToken(ctx: AppContext, secret: string, ip: string, now = new Date()): Promise<PresentedApiToken> {
   if (!WELL_FORMED.test(secret)) throw invalidToken();
   const tokenHash = hashApiTokenSecret(secret);
-  const counted = await countAttempt(ctx.db, { key: apiTokenLimitKey(tokenHash), rule: API_TOKEN_LIMIT });
-  if (!counted.allowed) throw new RateLimitedError(counted.retryAfterSeconds);
   const found = await getApiTokenByHash(ctx.db, tokenHash);
+  const key = found ? apiTokenLimitKey(tokenHash) : apiTokenMissKey(ip);
+  const counted = await countAttempt(ctx.db, { key, rule: found ? API_TOKEN_LIMIT : API_TOKEN_MISS_LIMIT });
+  if (!counted.allowed) throw new RateLimitedError(counted.retryAfterSeconds);
   if (!found || found.token.revoked_at !== null) throw invalidToken();
   if (found.token.expires_at !== null && found.token.expires_at.getTime() <= now.getTime()) {
     throw new AppError("expired_token", 401, API_TOKEN_TEXT.expiredToken);
