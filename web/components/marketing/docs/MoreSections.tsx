@@ -1,25 +1,39 @@
 import { BookOpenText, CalendarDays, FileText, FolderArchive, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
-import { Callout, DocSection, InlineCode } from "./DocBits";
+import { API_TOKEN_LIMIT } from "../../../../common/limits";
+import { Callout, CodeBlock, DocSection, InlineCode } from "./DocBits";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
 
 export function ApiSection() {
   return (
     <DocSection id="api" title="API reference" lead="Automating Berth from scripts and CI.">
-      <Callout title="Planned, not yet available">
-        An HTTP API with personal API tokens, and a <InlineCode>berth</InlineCode> command-line tool built on it, are on the roadmap. Until they ship,
-        the dashboard is the way to create sites, upload files and manage deployments.
-      </Callout>
-      <p>When the API lands, this section will document it in full, with an OpenAPI description. It is planned to cover:</p>
-      <ul className="list-disc space-y-2 pl-6 marker:text-muted-foreground">
-        <li>creating API tokens in the dashboard, each one revocable;</li>
-        <li>creating sites and publishing a folder or archive as a new deployment;</li>
-        <li>listing deployments and rolling back to an earlier one;</li>
-        <li>a CLI, so that a deploy is one line in a CI job.</li>
-      </ul>
       <p>
-        Want it sooner, or have a use case in mind?{" "}
+        Create an API token in the dashboard under{" "}
+        <Link to="/dashboard/integrations" className={linkClass}>
+          Integrations
+        </Link>
+        . Each token has a name, covers all your sites or one, and has one permission: <strong>read only</strong> (sites, deployments, files and
+        stats), <strong>deploy</strong> (also uploads, file changes and rollbacks, each of which publishes) or <strong>full access</strong>{" "}
+        (everything you can do with sites, domains and share links, but not your account or security settings). It can expire, and it can be revoked
+        at any time; a revoked token is refused on its next request. The secret starts with <InlineCode>berth_</InlineCode> and is shown once.
+      </p>
+      <p>
+        Send it in the <InlineCode>Authorization</InlineCode> header of any request to the dashboard's <InlineCode>/api/</InlineCode> routes that its
+        permission covers:
+      </p>
+      {/* This server's own address, so the example runs as it is. */}
+      <CodeBlock code={`curl -H "Authorization: Bearer $BERTH_TOKEN" ${window.location.origin}/api/sites`} />
+      <p>
+        Tokens never work on sign-in, password, two-factor, session, account or admin routes, and a token request must not carry cookies. Each token
+        may make {API_TOKEN_LIMIT.max} requests a minute.
+      </p>
+      <Callout title="Still to come">
+        A deploy API that uploads only the files that changed, a <InlineCode>berth</InlineCode> command-line tool built on it, webhooks, and a full
+        OpenAPI reference on this page. Until then, publish from the dashboard or with the file routes your token covers.
+      </Callout>
+      <p>
+        Have a use case in mind?{" "}
         <Link to="/contact" className={linkClass}>
           Tell us
         </Link>
