@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createHostRouter } from "./hosts";
 import { EdgeMemory, MIN_BUDGET_BYTES } from "./memory/budget";
-
-/** A name of `length` characters under .localhost, in labels of at most 63. */
-function nameOf(length: number): string {
-  const suffix = ".localhost";
-  let name = "";
-  while (name.length < length - suffix.length)
-    name += (name ? "." : "") + "a".repeat(Math.min(63, length - suffix.length - name.length - (name ? 1 : 0)));
-  return name + suffix;
-}
+import { nameOf } from "../test/hostNames";
 
 describe("host routing", () => {
   const local = createHostRouter({ appUrl: "http://localhost:8080", sitesDomain: "localhost" });

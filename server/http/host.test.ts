@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { impossibleHost, normalizeHost } from "./host";
-
-/** A name of `length` characters under .localhost, in labels of at most 63. */
-function nameOf(length: number): string {
-  const suffix = ".localhost";
-  let name = "";
-  while (name.length < length - suffix.length)
-    name += (name ? "." : "") + "a".repeat(Math.min(63, length - suffix.length - name.length - (name ? 1 : 0)));
-  return name + suffix;
-}
+import { nameOf } from "../test/hostNames";
 
 describe("host names", () => {
   it.each([
