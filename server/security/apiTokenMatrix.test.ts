@@ -13,7 +13,7 @@ import { permits } from "../services/authenticateApiToken";
 import { createToken, tokenClient } from "../test/apiTokens";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { snapshot, type Snapshot } from "../test/security/snapshot";
-import { markerOf, setBanned, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
+import { markerOf, ownerCallIds, setBanned, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
 import {
   collectRoutes,
   isAdminRoute,
@@ -82,20 +82,9 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
 
   const state = async () => withoutTokenTraces(await snapshot(server));
 
-  /** The owner's ids for a call that goes through: a fresh site kit for the calls that use one up. */
-  let sharedKit: SiteKit | undefined;
-  async function idsForCall(route: Route): Promise<Ids> {
-    let ids: Ids = owner.ids;
-    if (route.params.includes("siteId") || route.params.includes("domainId")) {
-      const consumes = route.method === "DELETE" || /\/(restore|rollback)$/.test(route.url);
-      const kit = consumes ? await siteKit(owner.client, owner.user.id) : (sharedKit ??= await siteKit(owner.client, owner.user.id));
-      ids = { ...ids, ...kit };
-    }
-    if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
-    if (route.key === "POST /api/sites")
-      ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };
-    return ids;
-  }
+  /** The owner's ids for a call that goes through (see ownerCallIds). */
+  const shared: { kit?: SiteKit } = {};
+  const idsForCall = (route: Route) => ownerCallIds(server, owner, route, shared);
 
   it.each(CASES)("%s with a %s token", async (_key, permission, route) => {
     const token = tokenClient(server, secrets[permission]);

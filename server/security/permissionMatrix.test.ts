@@ -10,18 +10,7 @@ import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { buildUser } from "../test/factories";
 import { profiles, sites, users } from "../db/schema";
 import { snapshot, snapshotOfUser } from "../test/security/snapshot";
-import {
-  createTokenId,
-  currentSessionId,
-  markerOf,
-  setBanned,
-  signIn,
-  siteKit,
-  tenant,
-  type Ids,
-  type SiteKit,
-  type Tenant,
-} from "../test/security/tenants";
+import { markerOf, ownerCallIds, setBanned, signIn, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
 import {
   collectRoutes,
   hasBody,
@@ -191,23 +180,10 @@ describe.each(DRIVERS)("permission matrix (%s)", (driver) => {
     },
   );
 
-  /**
-   * The things one owner call works on: a site kit shared by the calls that leave it usable, a
-   * fresh one for those that delete or replace something (DELETE, restore, rollback).
-   */
-  let sharedKit: SiteKit | undefined;
+  /** The things one owner call works on (see ownerCallIds); an admin route is called by the admin, on a new user. */
+  const shared: { kit?: SiteKit } = {};
   async function idsForOwnerCall(route: Route): Promise<{ ids: Ids; caller: Tenant["client"] }> {
-    let ids: Ids = owner.ids;
-    if (route.params.includes("siteId") || route.params.includes("domainId")) {
-      const consumes = route.method === "DELETE" || /\/(restore|rollback)$/.test(route.url);
-      const kit = consumes ? await siteKit(owner.client, owner.user.id) : (sharedKit ??= await siteKit(owner.client, owner.user.id));
-      ids = { ...ids, ...kit };
-    }
-    if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
-    if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
-    if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
-    if (route.key === "POST /api/sites")
-      ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };
+    const ids = await ownerCallIds(server, owner, route, shared);
     if (isAdminRoute(route)) return { ids: { ...ids, userId: (await buildUser(server)).id }, caller: admin };
     return { ids, caller: owner.client };
   }

@@ -7,6 +7,7 @@ import { buildUser, setPlan, type BuiltUser } from "../factories";
 import { addDomainTo } from "../domains";
 import { createSiteWith, htmlFile, postMultipart } from "../sites";
 import type { TestClient, TestServer } from "../support";
+import type { Route } from "./routeTable";
 import { pngOfSize, png, uploadAvatar } from "../avatars";
 import type { SessionsResponse } from "../../../common/account";
 import type { CreatedApiTokenResponse } from "../../../common/apiTokens";
@@ -111,6 +112,27 @@ export async function createTokenId(client: TestClient): Promise<string> {
   const response = await client.post("/api/tokens", { name: "A script", permission: "full" });
   if (response.statusCode !== 201) throw new Error(`token failed: ${response.body}`);
   return response.json<CreatedApiTokenResponse>().token.id;
+}
+
+/**
+ * The owner's ids for one call that must go through: a site kit shared by the calls that leave it
+ * usable (held in `shared`), a fresh one for those that delete or replace something (DELETE,
+ * restore, rollback), and what the route uses up (a deleted site to restore, a token or a session
+ * to end, a reserved subdomain).
+ */
+export async function ownerCallIds(server: TestServer, owner: Tenant, route: Route, shared: { kit?: SiteKit }): Promise<Ids> {
+  let ids: Ids = owner.ids;
+  if (route.params.includes("siteId") || route.params.includes("domainId")) {
+    const consumes = route.method === "DELETE" || /\/(restore|rollback)$/.test(route.url);
+    const kit = consumes ? await siteKit(owner.client, owner.user.id) : (shared.kit ??= await siteKit(owner.client, owner.user.id));
+    ids = { ...ids, ...kit };
+  }
+  if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
+  if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
+  if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
+  if (route.key === "POST /api/sites")
+    ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };
+  return ids;
 }
 
 export async function setBanned(server: TestServer, userId: string, banned: boolean): Promise<void> {
