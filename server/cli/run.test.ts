@@ -67,6 +67,10 @@ async function databaseInDataDir(driver: Driver, dataDir: string): Promise<{ dat
   };
 }
 
+// With no server running, each command opens the database itself (PGlite: a few seconds on a busy
+// machine), so a test of several commands needs more than the default 30 s.
+const SEVERAL_COMMANDS = { timeout: 120_000 };
+
 describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
   let dataDir: string;
   let env: Record<string, string>;
@@ -107,7 +111,7 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
     }
   }
 
-  it("sets a plan, lists users as a table, and lets go of the lock each time", async () => {
+  it("sets a plan, lists users as a table, and lets go of the lock each time", SEVERAL_COMMANDS, async () => {
     const setPlan = await cli(env, "admin", "set-plan", alice.email.toUpperCase(), "pro");
     expect(setPlan).toEqual({ code: 0, stdout: `${alice.email} is now on the Pro plan.\n`, stderr: "" });
     expect(existsSync(path.join(dataDir, "berth.lock"))).toBe(false);
@@ -129,7 +133,7 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
     expect(await inspect(async (db) => (await db.select().from(profiles).where(eq(profiles.id, alice.id)))[0]?.plan)).toBe("pro");
   });
 
-  it("bans, unbans, promotes and demotes, with clear errors and exit codes", async () => {
+  it("bans, unbans, promotes and demotes, with clear errors and exit codes", SEVERAL_COMMANDS, async () => {
     expect((await cli(env, "admin", "ban", bob.email)).stdout).toMatch(/is banned: signed out everywhere/);
     expect((await cli(env, "admin", "list-users", "--search", "bob")).stdout).toMatch(/banned/);
     expect((await cli(env, "admin", "unban", bob.email)).code).toBe(0);
@@ -154,7 +158,7 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
     expect(await inspect(async (db) => (await db.select().from(profiles).where(eq(profiles.id, bob.id)))[0]?.is_admin)).toBe(false);
   });
 
-  it("e-mails a reset link into the outbox", async () => {
+  it("e-mails a reset link into the outbox", SEVERAL_COMMANDS, async () => {
     const reset = await cli(env, "admin", "reset-password", alice.email);
     expect(reset.code).toBe(0);
     expect(reset.stdout).toMatch(
@@ -166,7 +170,7 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
     );
   });
 
-  it("deletes a user only with --yes", async () => {
+  it("deletes a user only with --yes", SEVERAL_COMMANDS, async () => {
     const unconfirmed = await cli(env, "admin", "delete-user", alice.email);
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toMatch(/Add --yes to confirm/);
