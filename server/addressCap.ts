@@ -6,29 +6,8 @@
 // Behind a trusted proxy every connection comes from the proxy, so no cap applies there
 // (env.ts); the proxy is the place to cap per client.
 import type { Socket } from "node:net";
-import { isIPv4, isIPv6 } from "node:net";
+import { addressKey } from "./http/address";
 import type { FastifyBaseLogger } from "fastify";
-
-/**
- * The key an address counts under: an IPv4 address itself (also when it comes IPv4-mapped, as on
- * a dual-stack listener), an IPv6 address by its /64, because one subscriber usually holds a
- * whole /64 and could pick a new address for every connection.
- */
-export function addressKey(address: string): string {
-  const unzoned = address.split("%")[0]!;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(unzoned);
-  if (mapped) return mapped[1]!;
-  if (isIPv4(unzoned) || !isIPv6(unzoned)) return unzoned;
-  const groups = (part: string) => (part === "" ? [] : part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])));
-  const [head = "", tail] = unzoned.split("::");
-  const front = groups(head);
-  const back = tail === undefined ? [] : groups(tail);
-  const all = [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
-  return `${all
-    .slice(0, 4)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
-}
 
 export class ConnectionsPerAddress {
   private readonly open = new Map<string, number>();

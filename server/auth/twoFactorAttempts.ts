@@ -5,6 +5,7 @@
 // attempt row is deleted and re-created), and per account by a lockout after wrong codes in a row
 // that reads the failure count before checking the code and adds to it only afterwards: one
 // challenge per address, all sent at once, had half of 100 codes checked where the lockout is 10.
+import { addressKey } from "../http/address";
 import { APIError, createAuthMiddleware, getIP, isAPIError } from "better-auth/api";
 import { TWO_FACTOR_ERROR_CODES } from "better-auth/plugins/two-factor";
 import { TWO_FACTOR_ACCOUNT_LIMIT, TWO_FACTOR_VERIFY_LIMIT } from "../../common/limits";
@@ -42,7 +43,7 @@ export function twoFactorAttemptHooks(db: Db) {
       if (!TWO_FACTOR_VERIFY_PATH.test(ctx.path) || !ctx.request) return;
       // The address the API bridge put in (Fastify's request.ip), as better-auth's limiter reads it.
       const address = getIP(ctx.request, ctx.context.options) ?? "unknown";
-      const fromAddress = await countAttempt(db, { key: `berth:two-factor-address:${address}`, rule: TWO_FACTOR_VERIFY_LIMIT });
+      const fromAddress = await countAttempt(db, { key: `berth:two-factor-address:${addressKey(address)}`, rule: TWO_FACTOR_VERIFY_LIMIT });
       if (!fromAddress.allowed) {
         throw new APIError("TOO_MANY_REQUESTS", { message: TOO_MANY_REQUESTS }, { "X-Retry-After": String(fromAddress.retryAfterSeconds) });
       }

@@ -6,6 +6,7 @@
 // Two entry points share everything: `serve` for the edge's own HTTP/1.1 layer (http1/), which
 // carries almost all traffic, and `serveNode` for the requests that layer hands to node:http
 // (Range, methods other than GET and HEAD, unusual syntax).
+import { addressKey } from "../http/address";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { BlobStore } from "../storage/blobStore";
@@ -365,7 +366,7 @@ export function createEdgeHandler(deps: EdgeDeps): EdgeHandler {
     const form = await readForm(req);
     if (!form) return sendPage(req, reply, passwordAnswer(413, "/", PASSWORD_TEXT.tooLarge));
     const next = safeNext(form.get("next"));
-    const key = `berth:site-password:${host.siteId}:${clientAddress(req, deps.trustProxy)}`;
+    const key = `berth:site-password:${host.siteId}:${addressKey(clientAddress(req, deps.trustProxy))}`;
     const attempt = await tryFormPassword(deps.db, { key, rule: SITE_PASSWORD_LIMIT }, form.get("password") ?? "", host.passwordHash);
     if (attempt.limited) return sendPage(req, reply, passwordAnswer(429, next, PASSWORD_TEXT.tooMany));
     if (!attempt.result) return sendPage(req, reply, passwordAnswer(401, next, PASSWORD_TEXT.wrong));

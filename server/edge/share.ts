@@ -4,6 +4,7 @@
 // statement, and the browser gets a share cookie for this host that opens the site (private or
 // password-protected) until the cookie or the link ends. Checking that cookie needs no query:
 // the cached host carries its links' expiry and revocation (resolver.ts).
+import { addressKey } from "../http/address";
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
 import { SHARE_LINK_PASSWORD_LIMIT } from "../../common/limits";
 import { SHARE_PAGE_TEXT, SHARE_PATH_PREFIX, shareLinkState } from "../../common/shareLinks";
@@ -148,7 +149,7 @@ export function createShareGate(deps: ShareDeps): ShareGate {
       const now = Date.now();
       if (shareLinkState(link, now) !== "active") return send(req, reply, LINK_GONE);
       if (link.password_hash !== null) {
-        const key = `berth:share-password:${link.id}:${clientAddress(req, deps.trustProxy)}`;
+        const key = `berth:share-password:${link.id}:${addressKey(clientAddress(req, deps.trustProxy))}`;
         const attempt = await tryFormPassword(deps.db, { key, rule: SHARE_LINK_PASSWORD_LIMIT }, form.get("password") ?? "", link.password_hash);
         if (attempt.limited) return send(req, reply, passwordAnswer(429, path, SHARE_PAGE_TEXT.tooManyPasswords));
         if (!attempt.result) return send(req, reply, passwordAnswer(401, path, SHARE_PAGE_TEXT.wrongPassword));

@@ -1,6 +1,7 @@
 // Who an `Authorization: Bearer berth_…` request acts for. The token is looked up by the hash of
 // its secret on every request, never cached, so a revocation, a ban or an account deletion
 // refuses its next request on every node.
+import { addressKey, unmappedIPv4 } from "../http/address";
 import { ACCOUNT_TEXT } from "../../common/account";
 import { API_TOKEN_PERMISSIONS, API_TOKEN_PREFIX, API_TOKEN_TEXT, type ApiTokenPermission } from "../../common/apiTokens";
 import { API_TOKEN_LIMIT, API_TOKEN_MISS_LIMIT } from "../../common/limits";
@@ -20,7 +21,7 @@ const WELL_FORMED = new RegExp(`^${API_TOKEN_PREFIX}[A-Za-z0-9_-]{43}$`);
 export const apiTokenLimitKey = (tokenHash: string) => `berth:api-token:${tokenHash}`;
 
 /** The counter of unknown tokens sent from one client address. */
-export const apiTokenMissKey = (ip: string) => `berth:api-token-miss:${ip}`;
+export const apiTokenMissKey = (ip: string) => `berth:api-token-miss:${addressKey(ip)}`;
 
 export const invalidToken = () => new AppError("invalid_token", 401, API_TOKEN_TEXT.invalidToken);
 
@@ -63,5 +64,5 @@ export async function authenticateApiToken(ctx: AppContext, secret: string, ip: 
 async function noteUse(ctx: AppContext, token: ApiToken, ip: string, now: Date): Promise<void> {
   const since = new Date(now.getTime() - API_TOKEN_USE_RECORD_MS);
   if (token.last_used_at !== null && token.last_used_at > since) return;
-  await recordApiTokenUse(ctx.db, token.id, now, ip, since);
+  await recordApiTokenUse(ctx.db, token.id, now, unmappedIPv4(ip), since);
 }

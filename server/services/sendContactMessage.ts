@@ -1,6 +1,7 @@
 // A contact-form message is counted against its sender's address first (CONTACT_LIMIT an hour),
 // then stored, so nothing is lost if mail fails, then mailed to the operator's address. The
 // visitor's success does not depend on the mail server.
+import { addressKey } from "../http/address";
 import type { ContactRequest } from "../../common/contact";
 import { CONTACT_LIMIT } from "../../common/limits";
 import type { AppContext } from "../context";
@@ -11,7 +12,7 @@ import { limitedAttempt } from "./limitedAttempt";
 
 /** `clientAddress` is Fastify's request.ip (BERTH_TRUST_PROXY decides whether a proxy names it). */
 export async function sendContactMessage(ctx: AppContext, message: ContactRequest, clientAddress: string): Promise<void> {
-  const sent = await limitedAttempt(ctx.db, { key: `berth:contact:${clientAddress}`, rule: CONTACT_LIMIT }, () => deliver(ctx, message));
+  const sent = await limitedAttempt(ctx.db, { key: `berth:contact:${addressKey(clientAddress)}`, rule: CONTACT_LIMIT }, () => deliver(ctx, message));
   if (sent.limited) {
     throw new AppError("rate_limited", 429, `Too many messages. Please try again in ${Math.ceil(sent.retryAfterSeconds / 60)} minutes.`);
   }

@@ -3,6 +3,7 @@
 // Loaded once at start into sorted arrays and searched by bisection; IPv4 and IPv6 apart.
 import { readFile } from "node:fs/promises";
 import { isIPv4, isIPv6 } from "node:net";
+import { unmappedIPv4 } from "../../http/address";
 
 export interface GeoIp {
   /** ISO 3166 alpha-2 code, or null when the address is in no range. */
@@ -39,12 +40,6 @@ function ipv6ToBigInt(address: string): bigint {
   let value = 0n;
   for (const group of groups) value = (value << 16n) + BigInt(parseInt(group, 16));
   return value;
-}
-
-/** An IPv4-mapped IPv6 address (::ffff:a.b.c.d, how dual-stack sockets report IPv4) as IPv4. */
-function unmapped(address: string): string {
-  const lower = address.toLowerCase();
-  return lower.startsWith("::ffff:") && isIPv4(lower.slice(7)) ? lower.slice(7) : address;
 }
 
 function find<N extends number | bigint>(table: Table<N>, value: N): string | null {
@@ -87,7 +82,7 @@ export function parseGeoIpCsv(text: string): GeoIp {
   return {
     ranges: v4.length + v6.length,
     country(address) {
-      const plain = unmapped(address);
+      const plain = unmappedIPv4(address);
       let code: string | null = null;
       if (isIPv4(plain)) code = find(table4, ipv4ToNumber(plain));
       else if (isIPv6(plain)) code = find(table6, ipv6ToBigInt(plain));

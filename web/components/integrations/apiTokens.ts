@@ -45,8 +45,7 @@ export function lastUsedLabel(
 ): { label: string; title?: string } {
   if (!token.last_used_at) return { label: "Never used" };
   const at = new Date(token.last_used_at);
-  // A dual-stack server sees an IPv4 client as ::ffff:a.b.c.d; the person knows it as a.b.c.d.
-  const address = sessionAddress(token.last_used_ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "") ?? null);
+  const address = sessionAddress(token.last_used_ip);
   return { label: `Last used ${timeAgo(at, now)}${address ? ` from ${address}` : ""}`, title: when(at) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressKey } from "./addressCap";
+import { addressKey, unmappedIPv4 } from "./address";
 
 describe("addressKey", () => {
   it.each([
@@ -21,5 +21,18 @@ describe("addressKey", () => {
 
   it("keeps different /64s apart", () => {
     expect(addressKey("2001:db8:1:2::1")).not.toBe(addressKey("2001:db8:1:3::1"));
+  });
+});
+
+describe("unmappedIPv4", () => {
+  // How a token's last use is recorded: a dual-stack server sees an IPv4 client as ::ffff:a.b.c.d.
+  it.each([
+    ["::ffff:127.0.0.1", "127.0.0.1"],
+    ["::FFFF:203.0.113.7", "203.0.113.7"],
+    ["203.0.113.7", "203.0.113.7"],
+    ["2001:db8::1", "2001:db8::1"],
+    ["::ffff:2001:db8::1", "::ffff:2001:db8::1"],
+  ])("%s → %s", (address, shown) => {
+    expect(unmappedIPv4(address)).toBe(shown);
   });
 });
