@@ -58,7 +58,9 @@ export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
  * - share links per site, 100: the edge keeps every link's expiry and revocation in the site's
  *   cached host entry, to check share cookies without a query.
  * - API tokens per account, 50: a person needs one per machine or CI job; each is a row looked up
- *   on every request it makes. Webhooks (20) per account, for when that feature arrives.
+ *   on every request it makes.
+ * - webhooks per account, 20: each event is one delivery per matching webhook, sent and retried
+ *   by the worker for up to a day, so the count multiplies the outgoing requests of every deploy.
  * Deleted sites count until they are purged, and revoked share links until they are deleted:
  * their rows are still there and can come back.
  */
@@ -76,6 +78,7 @@ export interface AccountCaps {
   customDomainsPerAccount: number;
   shareLinksPerSite: number;
   apiTokensPerAccount: number;
+  webhooksPerAccount: number;
 }
 
 const count = (n: number) => n.toLocaleString("en-US");
@@ -86,4 +89,5 @@ export const CAP_TEXT = {
   customDomains: (max: number) => `You can have at most ${count(max)} custom domains. Remove one to add another.`,
   shareLinks: (max: number) => `A site can have at most ${count(max)} share links. Delete one to add another.`,
   apiTokens: (max: number) => `You can have at most ${count(max)} API tokens. Revoke one to add another.`,
+  webhooks: (max: number) => `You can have at most ${count(max)} webhooks. Delete one to add another.`,
 } as const;

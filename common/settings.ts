@@ -206,6 +206,19 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: "`50`",
   },
   {
+    names: ["BERTH_MAX_WEBHOOKS_PER_ACCOUNT"],
+    group: "Accounts and limits",
+    description: "webhooks one account may add, across its sites (each event is sent, and retried, to every matching one)",
+    default: "`20`",
+  },
+  {
+    names: ["BERTH_WEBHOOK_ALLOW_PRIVATE"],
+    group: "Accounts and limits",
+    description:
+      "`true` lets webhooks go to private, loopback, link-local and other non-public addresses (`10.0.0.0/8`, `127.0.0.1`, `fc00::/7`…), which Berth otherwise refuses so that no user can make it call into its own network; for development, or a Berth whose users are all trusted",
+    default: "`false`",
+  },
+  {
     names: ["BERTH_BODY_TIMEOUT_SECONDS"],
     group: "Accounts and limits",
     description:
@@ -251,7 +264,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   {
     names: ["BERTH_DNS_SERVERS"],
     group: "Edge",
-    description: "comma-separated DNS servers for checking custom domains' records: `1.1.1.1`, `1.1.1.1:53`, `[2606:4700::1111]:53`",
+    description:
+      "comma-separated DNS servers for checking custom domains' records and looking up webhooks' hosts: `1.1.1.1`, `1.1.1.1:53`, `[2606:4700::1111]:53`",
     default: "the system's resolver",
     readme: "see [Custom domains and HTTPS](#custom-domains-and-https)",
   },

@@ -261,8 +261,14 @@ describe("loadEnv: the dashboard and the sites on registrable domains of their o
 });
 
 describe("loadEnv: caps per account", () => {
-  it("caps sites, custom domains and share links by default", () => {
-    expect(loadEnv({}, []).caps).toEqual({ sitesPerAccount: 1000, customDomainsPerAccount: 100, shareLinksPerSite: 100, apiTokensPerAccount: 50 });
+  it("caps sites, custom domains, share links, API tokens and webhooks by default", () => {
+    expect(loadEnv({}, []).caps).toEqual({
+      sitesPerAccount: 1000,
+      customDomainsPerAccount: 100,
+      shareLinksPerSite: 100,
+      apiTokensPerAccount: 50,
+      webhooksPerAccount: 20,
+    });
   });
 
   it("takes the operator's values", () => {
@@ -272,10 +278,17 @@ describe("loadEnv: caps per account", () => {
         BERTH_MAX_DOMAINS_PER_ACCOUNT: "2",
         BERTH_MAX_SHARE_LINKS_PER_SITE: "3",
         BERTH_MAX_API_TOKENS_PER_ACCOUNT: "4",
+        BERTH_MAX_WEBHOOKS_PER_ACCOUNT: "6",
       },
       [],
     );
-    expect(env.caps).toEqual({ sitesPerAccount: 5, customDomainsPerAccount: 2, shareLinksPerSite: 3, apiTokensPerAccount: 4 });
+    expect(env.caps).toEqual({ sitesPerAccount: 5, customDomainsPerAccount: 2, shareLinksPerSite: 3, apiTokensPerAccount: 4, webhooksPerAccount: 6 });
+  });
+
+  it("refuses webhooks to private addresses unless BERTH_WEBHOOK_ALLOW_PRIVATE is true", () => {
+    expect(loadEnv({}, []).webhookAllowPrivate).toBe(false);
+    expect(loadEnv({ BERTH_WEBHOOK_ALLOW_PRIVATE: "true" }, []).webhookAllowPrivate).toBe(true);
+    expect(() => loadEnv({ BERTH_WEBHOOK_ALLOW_PRIVATE: "yes" }, [])).toThrow(/BERTH_WEBHOOK_ALLOW_PRIVATE: must be true or false/);
   });
 
   it("names every bad cap", () => {

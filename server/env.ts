@@ -127,6 +127,11 @@ const Schema = z.object({
   BERTH_MAX_DOMAINS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.customDomainsPerAccount),
   BERTH_MAX_SHARE_LINKS_PER_SITE: wholeNumber(1).default(DEFAULT_CAPS.shareLinksPerSite),
   BERTH_MAX_API_TOKENS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.apiTokensPerAccount),
+  BERTH_MAX_WEBHOOKS_PER_ACCOUNT: wholeNumber(1).default(DEFAULT_CAPS.webhooksPerAccount),
+  BERTH_WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   BERTH_BODY_TIMEOUT_SECONDS: wholeNumber(1).default(DEFAULT_BODY_TIMEOUT_SECONDS),
   BERTH_MAX_CONNECTIONS_PER_IP: wholeNumber(0).default(256),
   BERTH_LOG_LEVEL: z
@@ -191,8 +196,10 @@ export interface Env {
   dnsServers: string[] | undefined;
   /** Canonical addresses apex custom domains point at; empty: they use ALIAS/ANAME to the site's host. */
   publicIps: string[];
-  /** How many sites, custom domains and share links an account may hold (BERTH_MAX_*). */
+  /** How many sites, custom domains, share links, API tokens and webhooks an account may hold (BERTH_MAX_*). */
   caps: AccountCaps;
+  /** Whether webhooks may go to private, loopback and other non-public addresses (BERTH_WEBHOOK_ALLOW_PRIVATE). */
+  webhookAllowPrivate: boolean;
   /** How long a request body may make no progress (BERTH_BODY_TIMEOUT_SECONDS). */
   bodyTimeoutMs: number;
   /** Open connections per client address; 0 for none (BERTH_MAX_CONNECTIONS_PER_IP, off behind a trusted proxy). */
@@ -362,7 +369,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       customDomainsPerAccount: v.BERTH_MAX_DOMAINS_PER_ACCOUNT,
       shareLinksPerSite: v.BERTH_MAX_SHARE_LINKS_PER_SITE,
       apiTokensPerAccount: v.BERTH_MAX_API_TOKENS_PER_ACCOUNT,
+      webhooksPerAccount: v.BERTH_MAX_WEBHOOKS_PER_ACCOUNT,
     },
+    webhookAllowPrivate: v.BERTH_WEBHOOK_ALLOW_PRIVATE,
     bodyTimeoutMs: v.BERTH_BODY_TIMEOUT_SECONDS * 1000,
     maxConnectionsPerAddress: v.BERTH_TRUST_PROXY ? 0 : v.BERTH_MAX_CONNECTIONS_PER_IP,
   };

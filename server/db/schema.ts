@@ -22,6 +22,7 @@ import {
 import { API_TOKEN_PERMISSIONS } from "../../common/apiTokens";
 import { DOMAIN_STATUSES } from "../../common/domains";
 import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryType, type WebhookEvent } from "../../common/webhooks";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -411,6 +412,67 @@ export const apiTokens = pgTable(
   (t) => [
     index("api_tokens_user_id_created_at_idx").on(t.user_id, t.created_at),
     check("api_tokens_permission_check", sql`${t.permission} in ('read', 'deploy', 'full')`),
+  ],
+);
+
+/** Webhooks: where the owner wants to hear of their sites' events (one site, or all of them). */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // null: every site of the owner's, now and later.
+    site_id: uuid("site_id").references(() => sites.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    // A subset of WEBHOOK_EVENTS (common/webhooks.ts).
+    events: text("events").array().$type<WebhookEvent[]>().notNull(),
+    // The signing secret, encrypted (AES-256-GCM, key derived from the server secret): unlike an
+    // API token's, it cannot be kept as a hash, because the worker signs every delivery with it.
+    secret_encrypted: text("secret_encrypted").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_user_id_created_at_idx").on(t.user_id, t.created_at)],
+);
+
+/**
+ * One event for one endpoint, and its sending job: written in the transaction of the change it
+ * reports, then claimed by a worker with a lease (lease_token until leased_until) and retried with
+ * backoff until retry_until. Its id is the event's id, sent on every attempt.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey(),
+    endpoint_id: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    type: text("type").$type<WebhookDeliveryType>().notNull(),
+    // The exact body sent on every attempt.
+    payload: jsonb("payload").notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // Due at; null once delivered or failed.
+    next_attempt_at: timestamp("next_attempt_at", { withTimezone: true }),
+    retry_until: timestamp("retry_until", { withTimezone: true }).notNull(),
+    // The claim of the worker sending it now: its result is written only while the token matches.
+    lease_token: uuid("lease_token"),
+    leased_until: timestamp("leased_until", { withTimezone: true }),
+    last_status_code: integer("last_status_code"),
+    last_response_ms: integer("last_response_ms"),
+    last_error: text("last_error"),
+    created_at: createdAt(),
+    delivered_at: timestamp("delivered_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_id_created_at_idx").on(t.endpoint_id, t.created_at),
+    index("webhook_deliveries_due_idx")
+      .on(t.next_attempt_at)
+      .where(sql`${t.status} = 'pending'`),
+    check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed')`),
   ],
 );
 

@@ -13,6 +13,7 @@ const REFUSAL: Record<CapKind, { code: string; text: (max: number) => string }> 
   customDomainsPerAccount: { code: "domain_limit_reached", text: CAP_TEXT.customDomains },
   shareLinksPerSite: { code: "share_link_limit_reached", text: CAP_TEXT.shareLinks },
   apiTokensPerAccount: { code: "api_token_limit_reached", text: CAP_TEXT.apiTokens },
+  webhooksPerAccount: { code: "webhook_limit_reached", text: CAP_TEXT.webhooks },
 };
 
 /** The refusal of an add over the cap: 409, naming the cap. */
