@@ -16,6 +16,7 @@ import { BerthEvents } from "./events";
 import { createSiteUrls } from "./sites/urls";
 import { DomainRegistry } from "./sites/domainRegistry";
 import { shareKeys } from "./sites/shareTokens";
+import { webhookSecretKey } from "./webhooks/secretBox";
 import { VariantCompressor } from "./services/compressVariants";
 import { watchDeploymentFailures, type DeploymentFailureNotices } from "./services/notifyDeploymentFailed";
 import { createBerthServer, type ServerOptions } from "./httpServer";
@@ -33,7 +34,7 @@ import { loadGeoIp } from "./edge/analytics/geoip";
 export interface ComposeOptions {
   env: Env;
   db: Db;
-  /** The server secret; sessions', pass cookies' and share links' keys are derived from it. */
+  /** The server secret; sessions', pass cookies', share links' and webhook secrets' keys are derived from it. */
   secret: string;
   log: FastifyBaseLogger;
   /** Read by the caller before the database opens, so a missing file stops start-up first. */
@@ -82,6 +83,7 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
     urls: createSiteUrls(env),
     domains: new DomainRegistry(db, events, (error) => log.error({ err: error }, "could not reload custom domains")),
     shareKeys: shareKeys(secret, env.appUrl),
+    webhookSecretKey: webhookSecretKey(secret),
   };
   await ctx.domains.load();
 

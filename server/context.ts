@@ -25,4 +25,6 @@ export interface AppContext {
   domains: DomainRegistry;
   /** Share links' token and cookie keys, derived from the server secret (sites/shareTokens.ts). */
   shareKeys: ShareKeys;
+  /** The key webhook endpoints' signing secrets are encrypted with, derived from the server secret (webhooks/secretBox.ts). */
+  webhookSecretKey: Buffer;
 }

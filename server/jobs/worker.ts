@@ -13,14 +13,20 @@ import { pruneRateLimits } from "../db/repositories/rateLimits";
 import { BACKUP_CHECK_INTERVAL_MS, dailyBackupTask } from "../backup/daily";
 import { sendWeeklySummaries } from "../services/sendWeeklySummaries";
 import { sweepIntervalMs, sweepOrphans } from "../services/sweepOrphans";
+import { deliverDueWebhooks } from "../services/deliverWebhooks";
+import { pruneWebhookDeliveries } from "../db/repositories/webhooks";
 
 export const WORKER_INTERVAL_MS = 60_000;
 /** Analytics roll-ups: an open Analytics tab sees a visit within about this long of the edge's flush. */
 export const ANALYTICS_INTERVAL_MS = 10_000;
 /** Custom-domain steps are due 5 s apart; looking every second keeps each within a second of its time. */
 export const DOMAIN_INTERVAL_MS = 1_000;
+/** Webhook deliveries due are looked for every second: an event or a test reaches its receiver within about that. */
+export const WEBHOOK_INTERVAL_MS = 1_000;
+/** Finished webhook deliveries are kept this long, for the owner's deliveries list. */
+export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 60 * 60_000;
 
-type WorkerContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "env" | "mailer" | "urls">;
+type WorkerContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "env" | "mailer" | "urls" | "webhookSecretKey">;
 
 export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantCompressor, now = new Date()): Promise<void> {
   await purgeDeletedSites(ctx, now);
@@ -28,6 +34,7 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await ensureSubdomainPool(ctx.db);
   await pruneAnalytics(ctx.db, now);
   await pruneRateLimits(ctx.db, now.getTime());
+  await pruneWebhookDeliveries(ctx.db, new Date(now.getTime() - WEBHOOK_DELIVERY_KEEP_MS));
   // Mondays only, one query once everyone has theirs; a mail failure waits for the next tick.
   await sendWeeklySummaries(ctx, now);
   // Catches up on compression a restart interrupted; a no-op when nothing is waiting.
@@ -76,6 +83,12 @@ export function startWorker(
     () => provisionDueDomains(ctx, dns),
     (error) => ctx.log.error({ err: error }, "custom-domain provisioning failed"),
   );
+  // Webhook deliveries: durable rows, claimed with a lease (services/deliverWebhooks.ts).
+  const webhooks = every(
+    WEBHOOK_INTERVAL_MS,
+    () => deliverDueWebhooks(ctx, dns),
+    (error) => ctx.log.error({ err: error }, "webhook delivery failed"),
+  );
   const analytics = every(
     ANALYTICS_INTERVAL_MS,
     () => rollUpAnalytics(ctx),
@@ -100,7 +113,7 @@ export function startWorker(
   return {
     async stop() {
       stopping.abort();
-      await Promise.all([housekeeping.stop(), domains.stop(), analytics.stop(), orphans.stop(), backups?.stop()]);
+      await Promise.all([housekeeping.stop(), domains.stop(), webhooks.stop(), analytics.stop(), orphans.stop(), backups?.stop()]);
     },
   };
 }

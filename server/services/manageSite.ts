@@ -4,6 +4,7 @@ import { getDeploymentForSite, getManifest, type Deployment } from "../db/reposi
 import { ancestorFolders, deleteAllSiteFiles, ensureFolders, upsertFiles } from "../db/repositories/siteFiles";
 import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, setLiveDeployment, type Site, type SiteSummary } from "../db/repositories/sites";
 import { AppError } from "../errors";
+import { enqueueWebhookEvent, siteEvent } from "./enqueueWebhookEvent";
 import { publishDeployment } from "./publishDeployment";
 import { requireNotDeleted, requireSite } from "./siteAccess";
 
@@ -35,6 +36,7 @@ export async function rollbackDeployment(ctx: AppContext, userId: string, siteId
       manifest.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: f.content_type })),
     );
     await setLiveDeployment(tx, site.id, target.id);
+    await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "deploy.rolled_back", site, target));
     return { site, target };
   });
   notifySite(ctx, site);
@@ -43,7 +45,11 @@ export async function rollbackDeployment(ctx: AppContext, userId: string, siteId
 }
 
 export async function deleteSite(ctx: AppContext, userId: string, siteId: string, now = new Date()): Promise<Site> {
-  const site = await markSiteDeleted(ctx.db, userId, siteId, now);
+  const site = await ctx.db.transaction(async (tx) => {
+    const deleted = await markSiteDeleted(tx, userId, siteId, now);
+    if (deleted) await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "site.deleted", deleted), now);
+    return deleted;
+  });
   if (!site) {
     await requireSite(ctx.db, userId, siteId);
     throw new AppError("site_deleted", 409, "This site is already marked for deletion.");

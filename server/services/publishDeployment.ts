@@ -13,6 +13,7 @@ import { lockSite, setLiveDeployment, type Site } from "../db/repositories/sites
 import type { SiteConfig } from "../siteConfig/siteConfig";
 import { readSiteConfig, SiteConfigError } from "./readSiteConfig";
 import { pruneDeployments } from "./pruneDeployments";
+import { enqueueWebhookEvent, siteEvent } from "./enqueueWebhookEvent";
 
 export type PublishContext = Pick<AppContext, "db" | "events" | "urls" | "log" | "blobs">;
 
@@ -33,7 +34,7 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
     config = await readSiteConfig(ctx, site.id);
   } catch (error) {
     if (!(error instanceof SiteConfigError)) throw error;
-    const failed = (await markDeploymentFailed(ctx.db, started.id, error.message))!;
+    const failed = (await markFailed(ctx, site, started.id, error.message))!;
     notify(ctx, site, failed);
     return failed;
   }
@@ -49,6 +50,7 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
         config,
       });
       await setLiveDeployment(tx, site.id, done.id);
+      await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "deploy.succeeded", site, done));
       return done;
     });
     notify(ctx, site, published);
@@ -57,10 +59,19 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
     return published;
   } catch (error) {
     ctx.log.error({ err: error, siteId: site.id, deploymentId: started.id }, "publish failed");
-    const failed = await markDeploymentFailed(ctx.db, started.id, "Deployment failed to complete successfully");
+    const failed = await markFailed(ctx, site, started.id, "Deployment failed to complete successfully");
     if (failed) notify(ctx, site, failed);
     throw error;
   }
+}
+
+/** Marks the deployment failed and enqueues deploy.failed for the owner's webhooks, in one transaction. */
+function markFailed(ctx: PublishContext, site: Site, deploymentId: string, reason: string): Promise<Deployment | undefined> {
+  return ctx.db.transaction(async (tx) => {
+    const failed = await markDeploymentFailed(tx, deploymentId, reason);
+    if (failed) await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "deploy.failed", site, failed));
+    return failed;
+  });
 }
 
 function notify(ctx: PublishContext, site: Site, deployment: Deployment): void {
