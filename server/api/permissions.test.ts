@@ -52,6 +52,22 @@ async function snapshot(server: TestServer): Promise<string> {
   return parts.join("\n") + stored.sort().join(",");
 }
 
+interface WebhookFixture {
+  webhookId: string;
+  deliveryId: string;
+}
+
+type WebhookCall = (client: TestClient, f: WebhookFixture) => ReturnType<TestClient["request"]>;
+
+/** The webhook routes that name one webhook (the list and the add are the account's own: api/webhooks/routes.test.ts). */
+const WEBHOOK_ROUTES: [string, WebhookCall, number][] = [
+  ["PATCH webhook", (c, f) => c.patch(`/api/webhooks/${f.webhookId}`, { enabled: false, user_id: "someone" }), 200],
+  ["GET deliveries", (c, f) => c.get(`/api/webhooks/${f.webhookId}/deliveries`), 200],
+  ["POST test", (c, f) => c.post(`/api/webhooks/${f.webhookId}/test`, {}), 202],
+  ["POST redeliver", (c, f) => c.post(`/api/webhooks/${f.webhookId}/deliveries/${f.deliveryId}/redeliver`, {}), 202],
+  ["DELETE webhook", (c, f) => c.delete(`/api/webhooks/${f.webhookId}`), 204],
+];
+
 describe.each(DRIVERS)("who may do what to a site (%s)", (driver) => {
   let server: TestServer;
   let owner: TestClient;
@@ -104,5 +120,53 @@ describe.each(DRIVERS)("who may do what to a site (%s)", (driver) => {
     for (const url of ["/api/sites/not-a-uuid", "/api/sites/1' or '1'='1/files", `/api/sites/${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}`]) {
       expect((await owner.get(url)).statusCode).toBe(404);
     }
+  });
+});
+
+describe.each(DRIVERS)("who may do what to a webhook (%s)", (driver) => {
+  let server: TestServer;
+  let owner: TestClient;
+  let intruder: TestClient;
+  let fixture: WebhookFixture;
+
+  beforeAll(async () => {
+    // Webhooks to a loopback port nothing listens on; no worker runs here, so nothing is sent.
+    server = await getTestServer(driver, { env: { BERTH_WEBHOOK_ALLOW_PRIVATE: "true" } });
+    owner = (await signedInClient(server)).client;
+    intruder = (await signedInClient(server)).client;
+  });
+  afterAll(() => server.close());
+
+  const freshFixture = async (): Promise<WebhookFixture> => {
+    const created = await owner.post("/api/webhooks", { url: "http://127.0.0.1:9/hook", events: ["deploy.succeeded"] });
+    const webhookId = created.json().webhook.id as string;
+    const ping = await owner.post(`/api/webhooks/${webhookId}/test`, {});
+    return { webhookId, deliveryId: ping.json().id as string };
+  };
+  const webhookRows = async () => {
+    const parts: string[] = [];
+    for (const table of ["webhook_endpoints", "webhook_deliveries"]) {
+      parts.push(JSON.stringify(rowsOf(await server.ctx.db.execute(sql.raw(`select * from ${table} order by 1`)))));
+    }
+    return parts.join("\n");
+  };
+
+  it.each(WEBHOOK_ROUTES)("%s: a guest gets 401", async (_name, call) => {
+    fixture ??= await freshFixture();
+    expect((await call(server.client(), fixture)).statusCode).toBe(401);
+  });
+
+  it.each(WEBHOOK_ROUTES)("%s: another user gets 404 and changes nothing", async (_name, call) => {
+    fixture ??= await freshFixture();
+    const before = await webhookRows();
+    const response = await call(intruder, fixture);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe("webhook_not_found");
+    expect(await webhookRows()).toBe(before);
+  });
+
+  it.each(WEBHOOK_ROUTES)("%s: the owner may", async (_name, call, status) => {
+    const response = await call(owner, await freshFixture());
+    expect(response.statusCode, response.body).toBe(status);
   });
 });

@@ -3,8 +3,9 @@
 // covers the route (TOKEN_PERMISSIONS), the token does what the owner's session would (2xx), and
 // with another user's ids it gets that user's 404 and changes nothing; everywhere else it gets 403
 // (the admin API: 404) and changes nothing. A token for one site never reaches the owner's other
-// sites, and a revoked or expired token, or a banned owner's, is refused on every route. A new
-// route refuses tokens until its declaration says otherwise, and this table says the same.
+// sites (nor their webhooks), and a revoked or expired token, or a banned owner's, is refused on
+// every route. A new route refuses tokens until its declaration says otherwise, and this table
+// says the same.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { API_TOKEN_PERMISSIONS, type ApiTokenPermission } from "../../common/apiTokens";
@@ -13,7 +14,7 @@ import { permits } from "../services/authenticateApiToken";
 import { createToken, tokenClient } from "../test/apiTokens";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { snapshot, type Snapshot } from "../test/security/snapshot";
-import { markerOf, ownerCallIds, setBanned, siteKit, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
+import { markerOf, ownerCallIds, setBanned, siteKit, tenant, TENANT_ENV, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
 import {
   collectRoutes,
   isAdminRoute,
@@ -23,6 +24,8 @@ import {
   shapeOf,
   SITE_LIST_ROUTE,
   TOKEN_PERMISSIONS,
+  TOKEN_SITE_SCOPED,
+  WEBHOOK_LIST_ROUTE,
   type Route,
 } from "../test/security/routeTable";
 
@@ -37,7 +40,18 @@ function withoutTokenTraces(state: Snapshot): Snapshot {
   return rest;
 }
 
-const idsOf = (ids: Ids) => [markerOf(ids.userId), ids.email, ids.hostname, ids.siteId, ids.fileId, ids.linkId, ids.domainId, ids.sessionId];
+const idsOf = (ids: Ids) => [
+  markerOf(ids.userId),
+  ids.email,
+  ids.hostname,
+  ids.siteId,
+  ids.fileId,
+  ids.linkId,
+  ids.domainId,
+  ids.sessionId,
+  ids.webhookId,
+  ids.deliveryId,
+];
 
 describe("the token column of the route table", () => {
   it("names only routes that exist, never a public, account or admin one", () => {
@@ -59,7 +73,7 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
   let lapsed: { revoked: string; expired: string; banned: string };
 
   beforeAll(async () => {
-    server = await getTestServer(driver);
+    server = await getTestServer(driver, { env: TENANT_ENV });
     owner = await tenant(server);
     stranger = await tenant(server);
     banned = await tenant(server);
@@ -134,13 +148,16 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
     if (route.key === SITE_LIST_ROUTE) {
       expect(response.statusCode, label).toBe(200);
       expect(response.json<{ sites: { id: string }[] }>().sites.map((s) => s.id)).toEqual([oneSite.kit.siteId]);
-    } else if (route.params.includes("siteId")) {
+    } else if (route.key === WEBHOOK_LIST_ROUTE) {
+      expect(response.statusCode, label).toBe(200);
+      expect(response.json<{ webhooks: { site: { id: string } | null }[] }>().webhooks.filter((w) => w.site?.id !== oneSite.kit.siteId)).toEqual([]);
+    } else if (route.params.includes("siteId") || TOKEN_SITE_SCOPED.has(route.key)) {
       expect(response.statusCode, label).toBe(404);
     } else {
       expect(response.statusCode, label).toBe(403);
       expect(response.json<{ error: { code: string } }>().error.code).toBe("token_out_of_scope");
     }
-    for (const secret of [owner.ids.siteId, owner.ids.fileId, owner.ids.linkId, owner.ids.domainId, owner.ids.hostname])
+    for (const secret of [owner.ids.siteId, owner.ids.fileId, owner.ids.linkId, owner.ids.domainId, owner.ids.hostname, owner.ids.webhookId])
       expect(response.body, label).not.toContain(secret);
     expect(await state(), label).toEqual(before);
     // Its own site it does reach.

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { createSiteWith, hostOf, postMultipart, zipOf } from "../test/sites";
 import { png, pngOfSize, uploadAvatar } from "../test/avatars";
-import { tenant, type Tenant } from "../test/security/tenants";
+import { tenant, TENANT_ENV, type Tenant } from "../test/security/tenants";
 import { collectRoutes, pathOf } from "../test/security/routeTable";
 import type { SiteFileResponse, SiteResponse } from "../../common/sites";
 
@@ -34,7 +34,7 @@ describe.each(DRIVERS)("hostile content (%s)", (driver) => {
   let files: SiteFileResponse[];
 
   beforeAll(async () => {
-    server = await getTestServer(driver);
+    server = await getTestServer(driver, { env: TENANT_ENV });
     owner = await tenant(server);
     site = await createSiteWith(owner.client, {
       name: "site.zip",

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, TEST_APP_URL, type TestServer } from "../test/support";
 import { multipartBody } from "../test/sites";
 import { snapshot } from "../test/security/snapshot";
-import { tenant, type Ids, type Tenant } from "../test/security/tenants";
+import { tenant, TENANT_ENV, type Ids, type Tenant } from "../test/security/tenants";
 import { AUTH_WRITES, collectRoutes, hasBody, pathOf, shapeOf, type Method, type Shape } from "../test/security/routeTable";
 
 const ROUTES = await collectRoutes();
@@ -54,7 +54,7 @@ describe.each(DRIVERS)("cross-site writes (%s)", (driver) => {
   let siteOrigin: string;
 
   beforeAll(async () => {
-    server = await getTestServer(driver);
+    server = await getTestServer(driver, { env: TENANT_ENV });
     owner = await tenant(server);
     siteOrigin = `http://${owner.ids.subdomain}.localhost:8080`;
   });

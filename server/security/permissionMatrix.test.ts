@@ -10,7 +10,7 @@ import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { buildUser } from "../test/factories";
 import { profiles, sites, users } from "../db/schema";
 import { snapshot, snapshotOfUser } from "../test/security/snapshot";
-import { markerOf, ownerCallIds, setBanned, signIn, tenant, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
+import { markerOf, ownerCallIds, setBanned, signIn, tenant, TENANT_ENV, type Ids, type SiteKit, type Tenant } from "../test/security/tenants";
 import {
   collectRoutes,
   hasBody,
@@ -91,6 +91,8 @@ const secretsOf = (ids: Ids) => [
   ids.domainId,
   ids.sessionId,
   ids.tokenId,
+  ids.webhookId,
+  ids.deliveryId,
 ];
 
 describe("the route table", () => {
@@ -121,7 +123,7 @@ describe.each(DRIVERS)("permission matrix (%s)", (driver) => {
   let admin: Tenant["client"];
 
   beforeAll(async () => {
-    server = await getTestServer(driver, { env: { BERTH_ADMIN_EMAILS: ADMIN_EMAIL } });
+    server = await getTestServer(driver, { env: { ...TENANT_ENV, BERTH_ADMIN_EMAILS: ADMIN_EMAIL } });
     owner = await tenant(server);
     stranger = await tenant(server);
     banned = await tenant(server);

@@ -9,7 +9,7 @@ import { getTestServer } from "../support";
 import { htmlFile, multipartBody, type UploadPart } from "../sites";
 import { png, pngOfSize } from "../avatars";
 import type { TestClient } from "../support";
-import type { Ids } from "./tenants";
+import { TENANT_WEBHOOK_URL, type Ids } from "./tenants";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -96,10 +96,25 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "POST /api/sites/:siteId/domains": "full",
   "POST /api/domains/:domainId/check": "full",
   "DELETE /api/domains/:domainId": "full",
+  "GET /api/webhooks": "read",
+  "GET /api/webhooks/:webhookId/deliveries": "read",
+  "POST /api/webhooks": "full",
+  "PATCH /api/webhooks/:webhookId": "full",
+  "DELETE /api/webhooks/:webhookId": "full",
+  "POST /api/webhooks/:webhookId/deliveries/:deliveryId/redeliver": "full",
+  "POST /api/webhooks/:webhookId/test": "full",
 };
 
 /** The one route that takes a one-site token without naming a site: it lists only that site. */
 export const SITE_LIST_ROUTE = "GET /api/sites";
+
+/**
+ * Routes that name no site but take a one-site token and keep it to its site's own things: the
+ * webhook list shows only that site's webhooks, and every other webhook (or a webhook for another
+ * site or for all sites, in a body) is the 404 of a missing one.
+ */
+export const TOKEN_SITE_SCOPED = new Set(Object.keys(TOKEN_PERMISSIONS).filter((key) => key.includes("/api/webhooks")));
+export const WEBHOOK_LIST_ROUTE = "GET /api/webhooks";
 
 /** Where each path parameter's value comes from. */
 export const PARAM_IDS: Record<string, keyof Ids> = {
@@ -110,6 +125,8 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
   domainId: "domainId",
   sessionId: "sessionId",
   tokenId: "tokenId",
+  webhookId: "webhookId",
+  deliveryId: "deliveryId",
   id: "userId",
 };
 
@@ -161,6 +178,10 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "POST /api/sites/:siteId/domains": () => ({ json: { domain: `${randomBytes(6).toString("hex")}.example.org` } }),
   "PUT /api/sites/:siteId/visibility": () => ({ json: { visibility: "private" } }),
   "POST /api/domains/:domainId/check": () => ({ json: {} }),
+  "POST /api/webhooks": (ids) => ({ json: { url: TENANT_WEBHOOK_URL, siteId: ids.siteId, events: ["deploy.succeeded", "site.deleted"] } }),
+  "PATCH /api/webhooks/:webhookId": () => ({ json: { url: `${TENANT_WEBHOOK_URL}/changed`, events: ["deploy.failed"], enabled: true } }),
+  "POST /api/webhooks/:webhookId/deliveries/:deliveryId/redeliver": () => ({ json: {} }),
+  "POST /api/webhooks/:webhookId/test": () => ({ json: {} }),
   "POST /api/tokens": (ids) => ({ json: { name: "Deploy from CI", permission: "deploy", siteId: ids.siteId, expiresInDays: 30 } }),
   "PATCH /api/admin/users/:id": () => ({ json: { plan: "pro", banned: true } }),
   "POST /api/admin/users/:id/password-reset": () => ({ json: {} }),

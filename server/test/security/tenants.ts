@@ -11,6 +11,7 @@ import type { Route } from "./routeTable";
 import { pngOfSize, png, uploadAvatar } from "../avatars";
 import type { SessionsResponse } from "../../../common/account";
 import type { CreatedApiTokenResponse } from "../../../common/apiTokens";
+import type { CreatedWebhookResponse, WebhookDeliveryResponse } from "../../../common/webhooks";
 import type { DeploymentResponse, SiteFileResponse } from "../../../common/sites";
 
 /** One site with everything hanging off it. */
@@ -35,7 +36,21 @@ export interface Ids extends SiteKit {
   reservedSubdomain: string;
   /** An API token of the tenant's (its id; the secret is not kept). */
   tokenId: string;
+  /** A webhook of the tenant's, for the site of the kit above. */
+  webhookId: string;
+  /** A delivery of that webhook (a test ping, never sent: no worker runs in these tests). */
+  deliveryId: string;
 }
+
+/**
+ * Where tenants' webhooks point: a loopback port nothing listens on. The security suite's servers
+ * run no worker, so nothing is ever sent, and they allow private addresses (TENANT_ENV) so the
+ * webhooks can be added at all without sending anything to an address outside this machine.
+ */
+export const TENANT_WEBHOOK_URL = "http://127.0.0.1:9/berth-webhook";
+
+/** The settings a server needs for tenant(): webhooks to TENANT_WEBHOOK_URL. */
+export const TENANT_ENV = { BERTH_WEBHOOK_ALLOW_PRIVATE: "true" } as const;
 
 export interface Tenant {
   client: TestClient;
@@ -83,7 +98,7 @@ export async function siteKit(client: TestClient, userId: string): Promise<SiteK
   };
 }
 
-/** A verified, signed-in Pro user with a picture, a reserved subdomain and a site kit. */
+/** A verified, signed-in Pro user with a picture, a reserved subdomain, a site kit, an API token and a webhook (the server needs TENANT_ENV). */
 export async function tenant(server: TestServer, overrides: Parameters<typeof buildUser>[1] = {}): Promise<Tenant> {
   const user = await buildUser(server, overrides);
   await setPlan(server, user.id, "pro");
@@ -103,8 +118,19 @@ export async function tenant(server: TestServer, overrides: Parameters<typeof bu
       sessionId: await currentSessionId(client),
       reservedSubdomain: reserved.json<{ subdomain: string }>().subdomain,
       tokenId: await createTokenId(client),
+      ...(await createWebhookIds(client, kit.siteId)),
     },
   };
+}
+
+/** A new webhook of `client`'s user for `siteId`, with one queued delivery: their ids. */
+export async function createWebhookIds(client: TestClient, siteId: string): Promise<{ webhookId: string; deliveryId: string }> {
+  const created = await client.post("/api/webhooks", { url: TENANT_WEBHOOK_URL, siteId, events: ["deploy.succeeded", "deploy.rolled_back"] });
+  if (created.statusCode !== 201) throw new Error(`webhook failed: ${created.body}`);
+  const webhookId = created.json<CreatedWebhookResponse>().webhook.id;
+  const ping = await client.post(`/api/webhooks/${webhookId}/test`);
+  if (ping.statusCode !== 202) throw new Error(`webhook test failed: ${ping.body}`);
+  return { webhookId, deliveryId: ping.json<WebhookDeliveryResponse>().id };
 }
 
 /** A new API token of `client`'s user, for all their sites: its id. */
@@ -117,8 +143,8 @@ export async function createTokenId(client: TestClient): Promise<string> {
 /**
  * The owner's ids for one call that must go through: a site kit shared by the calls that leave it
  * usable (held in `shared`), a fresh one for those that delete or replace something (DELETE,
- * restore, rollback), and what the route uses up (a deleted site to restore, a token or a session
- * to end, a reserved subdomain).
+ * restore, rollback), and what the route uses up (a deleted site to restore, a token, a webhook or
+ * a session to end, a reserved subdomain).
  */
 export async function ownerCallIds(server: TestServer, owner: Tenant, route: Route, shared: { kit?: SiteKit }): Promise<Ids> {
   let ids: Ids = owner.ids;
@@ -129,6 +155,7 @@ export async function ownerCallIds(server: TestServer, owner: Tenant, route: Rou
   }
   if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
   if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
+  if (route.key === "DELETE /api/webhooks/:webhookId") ids = { ...ids, ...(await createWebhookIds(owner.client, ids.siteId)) };
   if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
   if (route.key === "POST /api/sites")
     ids = { ...ids, reservedSubdomain: (await owner.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain };
