@@ -4,6 +4,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { NotificationPreferences, SessionsResponse } from "../../common/account";
 import type { ApiTokenListResponse } from "../../common/apiTokens";
+import type { WebhookDeliveryListResponse, WebhookDeliveryResponse, WebhookListResponse, WebhookResponse } from "../../common/webhooks";
 import { isProvisioning, type DomainListResponse, type DomainResponse } from "../../common/domains";
 import type { ShareLinkListResponse, ShareLinkOpensResponse, ShareLinkResponse } from "../../common/shareLinks";
 import type {
@@ -33,6 +34,9 @@ export const queryKeys = {
   sessions: ["me-sessions"] as const,
   notifications: ["me-notifications"] as const,
   apiTokens: ["api-tokens"] as const,
+  /** Every webhook query sits under ["webhooks"]: a change refreshes the list and any open deliveries. */
+  webhooks: ["webhooks"] as const,
+  webhookDeliveries: (id: string) => ["webhooks", id, "deliveries"] as const,
 };
 
 // The list query caches the whole answer (sites and their 7-day views); each hook selects its part.
@@ -173,5 +177,31 @@ export function useApiTokens() {
     queryKey: queryKeys.apiTokens,
     queryFn: async () => (await api<ApiTokenListResponse>("/api/tokens")).tokens,
     refetchOnWindowFocus: true,
+  });
+}
+
+/** While a delivery is waiting to be sent its status is re-read this often: the worker sends within a second or two. */
+export const WEBHOOK_POLL_MS = 3_000;
+
+const waitingSoon = (delivery: WebhookDeliveryResponse | null | undefined) => delivery?.status === "pending" && delivery.attempts === 0;
+
+/** The user's webhooks, newest first, each with its last delivery. */
+export function useWebhooks() {
+  return useQuery({
+    queryKey: queryKeys.webhooks,
+    queryFn: async (): Promise<WebhookResponse[]> => (await api<WebhookListResponse>("/api/webhooks")).webhooks,
+    refetchOnWindowFocus: true,
+    // A test or an event just queued shows its outcome without a reload.
+    refetchInterval: (query) => (query.state.data?.some((webhook) => waitingSoon(webhook.last_delivery)) ? WEBHOOK_POLL_MS : false),
+  });
+}
+
+/** One webhook's last deliveries; fetched only while its panel is open. */
+export function useWebhookDeliveries(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.webhookDeliveries(id),
+    queryFn: async () => (await api<WebhookDeliveryListResponse>(`/api/webhooks/${encodeURIComponent(id)}/deliveries`)).deliveries,
+    enabled,
+    refetchInterval: (query) => (query.state.data?.some(waitingSoon) ? WEBHOOK_POLL_MS : false),
   });
 }

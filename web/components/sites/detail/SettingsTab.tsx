@@ -3,6 +3,7 @@ import { Pencil } from "lucide-react";
 import { SITE_TEXT, type SiteResponse } from "../../../../common/sites";
 import { Button } from "../../ui/Button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/Card";
+import { WebhooksCard } from "../../integrations/WebhooksCard";
 import { hostOf } from "../siteList";
 import { DomainsCard } from "./DomainsCard";
 import { PasswordCard } from "./PasswordCard";
@@ -10,7 +11,7 @@ import { ScheduleCard } from "./ScheduleCard";
 
 /**
  * The site's settings, read-only ('Edit Settings' opens the same dialog as 'Edit Site', the one place to edit them), then
- * the site's custom domains, its schedule and its password.
+ * the site's custom domains, its schedule, its password and the webhooks that hear of it.
  */
 export function SettingsTab({ site, onEdit }: { site: SiteResponse; onEdit: () => void }) {
   return (
@@ -48,6 +49,7 @@ export function SettingsTab({ site, onEdit }: { site: SiteResponse; onEdit: () =
       <DomainsCard site={site} />
       <ScheduleCard site={site} />
       <PasswordCard site={site} />
+      <WebhooksCard site={site} />
     </div>
   );
 }
