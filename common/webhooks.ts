@@ -43,6 +43,12 @@ export const WEBHOOK_HEADERS = {
   userAgent: "Berth-Webhooks",
 } as const;
 
+/**
+ * The waits between a failed attempt and the next: 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, then 4 h
+ * each time. Quick at first, for a receiver that blinked; sparse later, for one that is down for hours.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000];
+
 /** Retries give up this long after the event (or after a redelivery was asked for). */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A receiver has this long to answer; then the attempt failed. */

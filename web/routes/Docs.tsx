@@ -7,6 +7,7 @@ import { ApiSection, Changelog, Showcase } from "../components/marketing/docs/Mo
 import { PlanLimits } from "../components/marketing/docs/PlanLimits";
 import { SelfHosting } from "../components/marketing/docs/SelfHosting";
 import { SiteConfigSection } from "../components/marketing/docs/SiteConfig";
+import { WebhooksSection } from "../components/marketing/docs/WebhooksDocs";
 
 const ENTRIES: TocEntry[] = [
   { id: "getting-started", label: "Getting started" },
@@ -14,6 +15,7 @@ const ENTRIES: TocEntry[] = [
   { id: "redirects-and-headers", label: "Redirects and headers" },
   { id: "self-hosting", label: "Self-hosting" },
   { id: "api", label: "API reference" },
+  { id: "webhooks", label: "Webhooks" },
   { id: "changelog", label: "Changelog" },
   { id: "showcase", label: "Showcase" },
 ];
@@ -38,6 +40,7 @@ export function Docs() {
               <SiteConfigSection />
               <SelfHosting />
               <ApiSection />
+              <WebhooksSection />
               <Changelog />
               <Showcase />
             </div>

@@ -29,8 +29,8 @@ export function ApiSection() {
         may make {API_TOKEN_LIMIT.max} requests a minute.
       </p>
       <Callout title="Still to come">
-        A deploy API that uploads only the files that changed, a <InlineCode>berth</InlineCode> command-line tool built on it, webhooks, and a full
-        OpenAPI reference on this page. Until then, publish from the dashboard or with the file routes your token covers.
+        A deploy API that uploads only the files that changed, a <InlineCode>berth</InlineCode> command-line tool built on it, and a full OpenAPI
+        reference on this page. Until then, publish from the dashboard or with the file routes your token covers.
       </Callout>
       <p>
         Have a use case in mind?{" "}
