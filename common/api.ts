@@ -12,6 +12,10 @@ export const ErrorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
+/** GET /api/health: "ok" once migrations have run and the database answers; "unavailable" (503) otherwise. */
+export const HealthResponse = z.object({ status: z.enum(["ok", "unavailable"]) });
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
 /** Public settings the pages need: where sites live and how to reach the operator. */
 export const PublicConfigResponse = z.object({
   appUrl: z.string(),

@@ -59,26 +59,27 @@ export const CreateApiTokenRequest = z.object({
 });
 export type CreateApiTokenRequest = z.input<typeof CreateApiTokenRequest>;
 
-export interface ApiTokenResponse {
-  id: string;
-  name: string;
-  permission: ApiTokenPermission;
-  /** The one site the token covers, or null for all the owner's sites. */
-  site: { id: string; name: string; subdomain: string | null } | null;
-  /** The secret's first characters ("berth_a1b2"), so a person can tell tokens apart. */
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-}
+export const ApiTokenResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  permission: z.enum(API_TOKEN_PERMISSIONS),
+  site: z
+    .object({ id: z.string(), name: z.string(), subdomain: z.string().nullable() })
+    .nullable()
+    .describe("The one site the token covers, or null for all the owner's sites."),
+  prefix: z.string().describe('The secret\'s first characters ("berth_a1b2"), so a person can tell tokens apart.'),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  last_used_ip: z.string().nullable(),
+});
+export type ApiTokenResponse = z.infer<typeof ApiTokenResponse>;
 
-export interface ApiTokenListResponse {
-  tokens: ApiTokenResponse[];
-}
+export const ApiTokenListResponse = z.object({ tokens: z.array(ApiTokenResponse) });
+export type ApiTokenListResponse = z.infer<typeof ApiTokenListResponse>;
 
-export interface CreatedApiTokenResponse {
-  token: ApiTokenResponse;
-  /** The whole secret. Shown once; the server keeps only its hash. */
-  secret: string;
-}
+export const CreatedApiTokenResponse = z.object({
+  token: ApiTokenResponse,
+  secret: z.string().describe("The whole secret. Shown once; the server keeps only its hash."),
+});
+export type CreatedApiTokenResponse = z.infer<typeof CreatedApiTokenResponse>;

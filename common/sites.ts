@@ -252,9 +252,22 @@ export const SiteFileResponse = z.object({
 });
 export type SiteFileResponse = z.infer<typeof SiteFileResponse>;
 
+/** GET /api/sites/:id/files?parent=a/b. */
+export const SiteFilesQuery = z.object({
+  parent: z.string().optional().describe('The folder to list, e.g. "a/b"; absent or empty: the root.'),
+});
+export type SiteFilesQuery = z.infer<typeof SiteFilesQuery>;
+
 /** GET /api/sites/:id/files?parent=a/b (no parent: the root). Folders first, then by name. */
 export const SiteFileListResponse = z.object({ files: z.array(SiteFileResponse) });
 export type SiteFileListResponse = z.infer<typeof SiteFileListResponse>;
+
+/** POST /api/sites/:id/files is multipart/form-data: these text fields first, then one part named "file". */
+export const UploadFilesFields = z.object({
+  parent: z.string().optional().describe('The folder to upload into, e.g. "a/b"; absent or empty: the root.'),
+  extract: z.string().optional().describe('"true": unpack a zip into the folder instead of storing the zip itself.'),
+});
+export type UploadFilesFields = z.infer<typeof UploadFilesFields>;
 
 export const CreateFolderRequest = z.object({
   name: z.string({ error: SITE_TEXT.folderNameRequired }).trim().min(1, SITE_TEXT.folderNameRequired),
@@ -294,6 +307,10 @@ export type UploadResponse = z.infer<typeof UploadResponse>;
 
 export const FolderResponse = z.object({ file: SiteFileResponse, deployment: DeploymentResponse });
 export type FolderResponse = z.infer<typeof FolderResponse>;
+
+/** DELETE /api/sites/:id/files/:fileId: the deployment that published the change. */
+export const DeleteFileResponse = z.object({ deployment: DeploymentResponse });
+export type DeleteFileResponse = z.infer<typeof DeleteFileResponse>;
 
 /** GET /api/stats: the overview's figures, and the user's plan with its limits and features. */
 export const StatsResponse = z.object({
