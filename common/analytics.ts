@@ -71,7 +71,7 @@ export function percentChange(current: number, previous: number): number | null 
 export const analyticsRangeSchema = z.enum(ANALYTICS_RANGES);
 
 export const analyticsQuerySchema = z.object({
-  range: analyticsRangeSchema.default(DEFAULT_ANALYTICS_RANGE),
+  range: analyticsRangeSchema.default(DEFAULT_ANALYTICS_RANGE).describe("The period: the last 24 hours, 7 days, 30 days or 12 months."),
 });
 
 const totalsSchema = z.object({
