@@ -25,12 +25,9 @@ export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 
 /** GET and PUT /api/me/notifications. */
 export const NotificationPreferences = z.object({
-  /** A deployment failed (on by default). */
-  deployFailed: z.boolean(),
-  /** A custom domain became active (on by default). */
-  domainActive: z.boolean(),
-  /** A weekly summary of visits (off by default). */
-  weeklySummary: z.boolean(),
+  deployFailed: z.boolean().describe("A deployment failed (on by default)."),
+  domainActive: z.boolean().describe("A custom domain became active (on by default)."),
+  weeklySummary: z.boolean().describe("A weekly summary of visits (off by default)."),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 

@@ -5,9 +5,8 @@ export const ErrorResponse = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    /** A second line for the toast: its description, in the product's exact wording. */
-    detail: z.string().optional(),
-    fields: z.record(z.string(), z.string()).optional(),
+    detail: z.string().optional().describe("A second line for the toast: its description, in the product's exact wording."),
+    fields: z.record(z.string(), z.string()).optional().describe("For an invalid body or query: each field's problem, by its name."),
   }),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
@@ -50,8 +49,7 @@ export const MeResponse = z.object({
   }),
   account: z.object({
     plan: z.enum(["free", "pro"]),
-    /** Shows the Admin page in the sidebar. */
-    isAdmin: z.boolean(),
+    isAdmin: z.boolean().describe("Shows the Admin page in the sidebar."),
     twoFactorEnabled: z.boolean(),
   }),
 });

@@ -51,11 +51,16 @@ export const CreateApiTokenRequest = z.object({
     .trim()
     .min(1, API_TOKEN_TEXT.nameRequired)
     .max(API_TOKEN_NAME_MAX, API_TOKEN_TEXT.nameTooLong),
-  /** null: all the owner's sites, now and later. */
-  siteId: z.string().min(1).nullable().default(null),
+  siteId: z.string().min(1).nullable().default(null).describe("null: all the owner's sites, now and later."),
   permission: z.enum(API_TOKEN_PERMISSIONS),
-  /** Days from now; null: never expires. */
-  expiresInDays: z.number({ error: API_TOKEN_TEXT.invalidExpiry }).int().min(1).max(365).nullable().default(null),
+  expiresInDays: z
+    .number({ error: API_TOKEN_TEXT.invalidExpiry })
+    .int()
+    .min(1)
+    .max(365)
+    .nullable()
+    .default(null)
+    .describe("Days from now; null: never expires."),
 });
 export type CreateApiTokenRequest = z.input<typeof CreateApiTokenRequest>;
 
