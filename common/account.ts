@@ -25,32 +25,27 @@ export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 
 /** GET and PUT /api/me/notifications. */
 export const NotificationPreferences = z.object({
-  /** A deployment failed (on by default). */
-  deployFailed: z.boolean(),
-  /** A custom domain became active (on by default). */
-  domainActive: z.boolean(),
-  /** A weekly summary of visits (off by default). */
-  weeklySummary: z.boolean(),
+  deployFailed: z.boolean().describe("A deployment failed (on by default)."),
+  domainActive: z.boolean().describe("A custom domain became active (on by default)."),
+  weeklySummary: z.boolean().describe("A weekly summary of visits (off by default)."),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferences>;
 
 /** GET /api/me/sessions: the user's signed-in browsers, the current one first. */
-export interface SessionInfo {
-  id: string;
-  current: boolean;
-  /** "Desktop", "Mobile" or "Tablet"; from the user agent. */
-  device: string;
-  /** e.g. "Chrome 131", "Firefox", or "Unknown browser". */
-  browser: string;
-  /** e.g. "macOS", "Windows", "Android", or null when unknown. */
-  os: string | null;
-  ipAddress: string | null;
-  createdAt: string;
-  lastActiveAt: string;
-}
-export interface SessionsResponse {
-  sessions: SessionInfo[];
-}
+export const SessionInfo = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  device: z.string().describe('"Desktop", "Mobile" or "Tablet"; from the user agent.'),
+  browser: z.string().describe('e.g. "Chrome 131", "Firefox", or "Unknown browser".'),
+  os: z.string().nullable().describe('e.g. "macOS", "Windows", "Android", or null when unknown.'),
+  ipAddress: z.string().nullable(),
+  createdAt: z.string(),
+  lastActiveAt: z.string(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const SessionsResponse = z.object({ sessions: z.array(SessionInfo) });
+export type SessionsResponse = z.infer<typeof SessionsResponse>;
 
 /** The account API's messages, shown as they are by the dashboard. */
 export const ACCOUNT_TEXT = {

@@ -2,44 +2,55 @@
 // commands, which call the same services.
 import { z } from "zod";
 
-export interface AdminUser {
-  id: string;
-  email: string;
-  name: string;
-  emailVerified: boolean;
-  plan: "free" | "pro";
-  /** Admin by BERTH_ADMIN_EMAILS or by promotion. */
-  isAdmin: boolean;
-  /** Admin because the e-mail is in BERTH_ADMIN_EMAILS: cannot be demoted or banned here. */
-  adminByConfig: boolean;
-  bannedAt: string | null;
-  storageBytes: number;
-  siteCount: number;
-  createdAt: string;
-}
+export const AdminUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  emailVerified: z.boolean(),
+  plan: z.enum(["free", "pro"]),
+  isAdmin: z.boolean().describe("Admin by BERTH_ADMIN_EMAILS or by promotion."),
+  adminByConfig: z.boolean().describe("Admin because the e-mail is in BERTH_ADMIN_EMAILS: cannot be demoted or banned here."),
+  bannedAt: z.string().nullable(),
+  storageBytes: z.number().int(),
+  siteCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
 
-/** GET /api/admin/users?search=&page= (page from 1; 50 a page, newest first). */
-export interface AdminUsersResponse {
-  users: AdminUser[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
 export const ADMIN_PAGE_SIZE = 50;
+
+/** GET /api/admin/users?search=&page=. */
+export const AdminUsersQuery = z.object({
+  search: z.string().max(200, "Search for at most 200 characters").optional().describe("Part of a name or e-mail address."),
+  page: z.coerce
+    .number({ error: "Page must be a number" })
+    .int("Page must be a whole number")
+    .min(1, "Page starts at 1")
+    .max(1_000_000)
+    .optional()
+    .describe(`From 1; ${ADMIN_PAGE_SIZE} users a page, newest first.`),
+});
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
+
+export const AdminUsersResponse = z.object({
+  users: z.array(AdminUser),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type AdminUsersResponse = z.infer<typeof AdminUsersResponse>;
 
 /**
  * GET /api/admin/storage: what the blob store holds beside what users' quotas count. The two
  * differ both ways: a file two users uploaded is stored once and counted for each, and the
  * compressed copies the server makes of site files are stored but counted in no quota.
  */
-export interface AdminStorageResponse {
-  /** Every stored blob once: the disk (or bucket) Berth's files take. */
-  diskBytes: number;
-  /** Of diskBytes, the brotli and gzip copies of site files the server makes to serve them faster. */
-  variantBytes: number;
-  /** The sum of every user's storage as their quota counts it. */
-  quotaBytes: number;
-}
+export const AdminStorageResponse = z.object({
+  diskBytes: z.number().int().describe("Every stored blob once: the disk (or bucket) Berth's files take."),
+  variantBytes: z.number().int().describe("Of diskBytes, the brotli and gzip copies of site files the server makes to serve them faster."),
+  quotaBytes: z.number().int().describe("The sum of every user's storage as their quota counts it."),
+});
+export type AdminStorageResponse = z.infer<typeof AdminStorageResponse>;
 
 /** PATCH /api/admin/users/:id: any subset. */
 export const AdminUserUpdate = z

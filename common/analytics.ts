@@ -71,16 +71,14 @@ export function percentChange(current: number, previous: number): number | null 
 export const analyticsRangeSchema = z.enum(ANALYTICS_RANGES);
 
 export const analyticsQuerySchema = z.object({
-  range: analyticsRangeSchema.default(DEFAULT_ANALYTICS_RANGE),
+  range: analyticsRangeSchema.default(DEFAULT_ANALYTICS_RANGE).describe("The period: the last 24 hours, 7 days, 30 days or 12 months."),
 });
 
 const totalsSchema = z.object({
   views: z.number().int(),
   visitors: z.number().int(),
-  /** Bytes sent, bots included. */
-  bandwidth: z.number().int(),
-  /** Requests recognised as bots by their user agent; counted apart from views and visitors. */
-  bot_requests: z.number().int(),
+  bandwidth: z.number().int().describe("Bytes sent, bots included."),
+  bot_requests: z.number().int().describe("Requests recognised as bots by their user agent; counted apart from views and visitors."),
 });
 export type AnalyticsTotals = z.infer<typeof totalsSchema>;
 
@@ -89,13 +87,13 @@ const rankedSchema = z.array(z.object({ key: z.string(), count: z.number().int()
 export const analyticsResponseSchema = z.object({
   range: analyticsRangeSchema,
   unit: z.enum(["hour", "day"]),
-  /** ISO times of the window (see analyticsWindow). */
-  start: z.string(),
-  end: z.string(),
+  start: z.string().describe("ISO time the first bucket starts."),
+  end: z.string().describe("ISO time the last bucket ends (it holds now, so it is partial)."),
   totals: totalsSchema,
   previous: totalsSchema,
-  /** Change in percent per total; null when the previous period had none. */
-  change: z.object({ views: z.number().nullable(), visitors: z.number().nullable(), bandwidth: z.number().nullable() }),
+  change: z
+    .object({ views: z.number().nullable(), visitors: z.number().nullable(), bandwidth: z.number().nullable() })
+    .describe("Change in percent per total; null when the previous period had none."),
   series: z.array(z.object({ t: z.string(), views: z.number().int(), visitors: z.number().int(), bandwidth: z.number().int() })),
   /** Page views per path. */
   top_pages: rankedSchema,
@@ -107,10 +105,8 @@ export const analyticsResponseSchema = z.object({
   not_found: rankedSchema,
   /** Page views per ISO country code, when the operator configured a GeoIP database. */
   countries: rankedSchema,
-  /** Whether country data is collected at all (BERTH_GEOIP_CSV). */
-  countries_enabled: z.boolean(),
-  /** Whether the site has ever been visited: false shows the empty state. */
-  has_data: z.boolean(),
+  countries_enabled: z.boolean().describe("Whether country data is collected at all (BERTH_GEOIP_CSV)."),
+  has_data: z.boolean().describe("Whether the site has ever been visited: false shows the empty state."),
 });
 export type AnalyticsResponse = z.infer<typeof analyticsResponseSchema>;
 

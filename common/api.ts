@@ -5,12 +5,15 @@ export const ErrorResponse = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
-    /** A second line for the toast: its description, in the product's exact wording. */
-    detail: z.string().optional(),
-    fields: z.record(z.string(), z.string()).optional(),
+    detail: z.string().optional().describe("A second line for the toast: its description, in the product's exact wording."),
+    fields: z.record(z.string(), z.string()).optional().describe("For an invalid body or query: each field's problem, by its name."),
   }),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** GET /api/health: "ok" once migrations have run and the database answers; "unavailable" (503) otherwise. */
+export const HealthResponse = z.object({ status: z.enum(["ok", "unavailable"]) });
+export type HealthResponse = z.infer<typeof HealthResponse>;
 
 /** Public settings the pages need: where sites live and how to reach the operator. */
 export const PublicConfigResponse = z.object({
@@ -46,8 +49,7 @@ export const MeResponse = z.object({
   }),
   account: z.object({
     plan: z.enum(["free", "pro"]),
-    /** Shows the Admin page in the sidebar. */
-    isAdmin: z.boolean(),
+    isAdmin: z.boolean().describe("Shows the Admin page in the sidebar."),
     twoFactorEnabled: z.boolean(),
   }),
 });

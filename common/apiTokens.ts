@@ -51,34 +51,40 @@ export const CreateApiTokenRequest = z.object({
     .trim()
     .min(1, API_TOKEN_TEXT.nameRequired)
     .max(API_TOKEN_NAME_MAX, API_TOKEN_TEXT.nameTooLong),
-  /** null: all the owner's sites, now and later. */
-  siteId: z.string().min(1).nullable().default(null),
+  siteId: z.string().min(1).nullable().default(null).describe("null: all the owner's sites, now and later."),
   permission: z.enum(API_TOKEN_PERMISSIONS),
-  /** Days from now; null: never expires. */
-  expiresInDays: z.number({ error: API_TOKEN_TEXT.invalidExpiry }).int().min(1).max(365).nullable().default(null),
+  expiresInDays: z
+    .number({ error: API_TOKEN_TEXT.invalidExpiry })
+    .int()
+    .min(1)
+    .max(365)
+    .nullable()
+    .default(null)
+    .describe("Days from now; null: never expires."),
 });
 export type CreateApiTokenRequest = z.input<typeof CreateApiTokenRequest>;
 
-export interface ApiTokenResponse {
-  id: string;
-  name: string;
-  permission: ApiTokenPermission;
-  /** The one site the token covers, or null for all the owner's sites. */
-  site: { id: string; name: string; subdomain: string | null } | null;
-  /** The secret's first characters ("berth_a1b2"), so a person can tell tokens apart. */
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-}
+export const ApiTokenResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  permission: z.enum(API_TOKEN_PERMISSIONS),
+  site: z
+    .object({ id: z.string(), name: z.string(), subdomain: z.string().nullable() })
+    .nullable()
+    .describe("The one site the token covers, or null for all the owner's sites."),
+  prefix: z.string().describe('The secret\'s first characters ("berth_a1b2"), so a person can tell tokens apart.'),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+  last_used_ip: z.string().nullable(),
+});
+export type ApiTokenResponse = z.infer<typeof ApiTokenResponse>;
 
-export interface ApiTokenListResponse {
-  tokens: ApiTokenResponse[];
-}
+export const ApiTokenListResponse = z.object({ tokens: z.array(ApiTokenResponse) });
+export type ApiTokenListResponse = z.infer<typeof ApiTokenListResponse>;
 
-export interface CreatedApiTokenResponse {
-  token: ApiTokenResponse;
-  /** The whole secret. Shown once; the server keeps only its hash. */
-  secret: string;
-}
+export const CreatedApiTokenResponse = z.object({
+  token: ApiTokenResponse,
+  secret: z.string().describe("The whole secret. Shown once; the server keeps only its hash."),
+});
+export type CreatedApiTokenResponse = z.infer<typeof CreatedApiTokenResponse>;

@@ -59,8 +59,7 @@ export const DEPLOY_TEXT = {
 } as const;
 
 export const ManifestEntry = z.object({
-  /** A path inside the site, "/"-separated, relative: "index.html", "css/site.css". */
-  path: z.string().min(1),
+  path: z.string().min(1).describe('A path inside the site, "/"-separated, relative: "index.html", "css/site.css".'),
   sha256: z.string().regex(SHA256_HEX, DEPLOY_TEXT.badDigest),
   size: z.number().int().min(0),
 });
@@ -69,8 +68,7 @@ export type ManifestEntry = z.infer<typeof ManifestEntry>;
 export const CreateDeployRequest = z.object({
   files: z.array(ManifestEntry).min(1, DEPLOY_TEXT.emptyManifest).max(DEPLOY_MAX_FILES, DEPLOY_TEXT.tooManyFiles),
   message: z.string().trim().max(DEPLOY_MESSAGE_MAX).nullable().default(null),
-  /** true: publish as a draft, served on `{sub}--v{n}` only until promoted. */
-  draft: z.boolean().default(false),
+  draft: z.boolean().default(false).describe("true: publish as a draft, served on `{sub}--v{n}` only until promoted."),
 });
 export type CreateDeployRequest = z.input<typeof CreateDeployRequest>;
 

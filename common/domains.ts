@@ -86,7 +86,8 @@ export const AddDomainRequest = z.object({
   domain: z
     .string({ error: DOMAIN_TEXT.invalid })
     .refine((value) => normalizeHostname(value) !== undefined, DOMAIN_TEXT.invalid)
-    .transform((value) => normalizeHostname(value)!),
+    .transform((value) => normalizeHostname(value)!)
+    .describe("A hostname such as www.example.com, in its ASCII form; a scheme, path, port or trailing dot is dropped."),
 });
 export type AddDomainRequest = z.infer<typeof AddDomainRequest>;
 
@@ -108,14 +109,10 @@ export const DomainResponse = z.object({
   site_name: z.string(),
   hostname: z.string(),
   status: z.enum(DOMAIN_STATUSES),
-  /** The exact error text of the last failure (DOMAIN_ERRORS); null unless status is failed. */
-  error: z.string().nullable(),
-  /** Tries used by the current step, out of DOMAIN_MAX_TRIES. */
-  attempts: z.number().int(),
-  /** What to create at the DNS provider: CNAME (or A/AAAA for an apex domain) and the TXT proof. */
-  records: z.array(DnsRecord),
-  /** http(s)://{hostname}/ once active. */
-  url: z.string(),
+  error: z.string().nullable().describe("The exact error text of the last failure (DOMAIN_ERRORS); null unless status is failed."),
+  attempts: z.number().int().describe("Tries used by the current step, out of DOMAIN_MAX_TRIES."),
+  records: z.array(DnsRecord).describe("What to create at the DNS provider: CNAME (or A/AAAA for an apex domain) and the TXT proof."),
+  url: z.string().describe("http(s)://{hostname}/ once active."),
   verified_at: z.string().nullable(),
   activated_at: z.string().nullable(),
   created_at: z.string(),

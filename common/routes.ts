@@ -5,6 +5,7 @@ export const APP_ROUTES = [
   "/",
   "/contact",
   "/docs",
+  "/docs/api",
   "/terms",
   "/privacy",
   "/auth/login",

@@ -47,15 +47,26 @@ export const CreateShareLinkRequest = z
       .trim()
       .min(1, SHARE_LINK_TEXT.nameRequired)
       .max(SHARE_LINK_NAME_MAX, SHARE_LINK_TEXT.nameTooLong),
-    expiresAt: z.iso.datetime({ offset: true, error: SHARE_LINK_TEXT.invalidTime }).nullable().default(null),
-    password: z.string().min(4, "Password must be at least 4 characters").max(200).nullable().default(null),
+    expiresAt: z.iso
+      .datetime({ offset: true, error: SHARE_LINK_TEXT.invalidTime })
+      .nullable()
+      .default(null)
+      .describe("ISO time the link stops working; null: never."),
+    password: z
+      .string()
+      .min(4, "Password must be at least 4 characters")
+      .max(200)
+      .nullable()
+      .default(null)
+      .describe("Asked once per browser before the link opens the site; null: none."),
     maxViews: z
       .number({ error: SHARE_LINK_TEXT.maxViews })
       .int(SHARE_LINK_TEXT.maxViews)
       .min(1, SHARE_LINK_TEXT.maxViews)
       .max(1_000_000, SHARE_LINK_TEXT.maxViews)
       .nullable()
-      .default(null),
+      .default(null)
+      .describe("Opens allowed, one per browser; null: no limit."),
   })
   .superRefine((body, ctx) => {
     if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {
@@ -66,7 +77,7 @@ export type CreateShareLinkRequest = z.input<typeof CreateShareLinkRequest>;
 
 export const UpdateShareLinkRequest = z.object({
   name: z.string().trim().min(1, SHARE_LINK_TEXT.nameRequired).max(SHARE_LINK_NAME_MAX, SHARE_LINK_TEXT.nameTooLong).optional(),
-  revoked: z.boolean().optional(),
+  revoked: z.boolean().optional().describe("true revokes the link at once; false restores it."),
 });
 export type UpdateShareLinkRequest = z.infer<typeof UpdateShareLinkRequest>;
 
@@ -77,14 +88,12 @@ export const ShareLinkResponse = z.object({
   id: z.string(),
   site_id: z.string(),
   name: z.string(),
-  /** The full URL to hand out: {site url}/_share/<token>. */
-  url: z.string(),
+  url: z.string().describe("The full URL to hand out: {site url}/_share/<token>."),
   state: z.enum(SHARE_LINK_STATES),
   expires_at: z.string().nullable(),
   has_password: z.boolean(),
   max_views: z.number().int().nullable(),
-  /** Opens so far. */
-  views: z.number().int(),
+  views: z.number().int().describe("Opens so far."),
   revoked_at: z.string().nullable(),
   created_at: z.string(),
 });
@@ -95,8 +104,7 @@ export type ShareLinkListResponse = z.infer<typeof ShareLinkListResponse>;
 
 export const ShareLinkOpen = z.object({
   opened_at: z.string(),
-  /** ISO 3166 code when a GeoIP source is configured; null otherwise. */
-  country: z.string().nullable(),
+  country: z.string().nullable().describe("ISO 3166 code when a GeoIP source is configured; null otherwise."),
   user_agent: z.string().nullable(),
 });
 export const ShareLinkOpensResponse = z.object({ opens: z.array(ShareLinkOpen) });

@@ -120,28 +120,21 @@ export const SiteResponse = z.object({
   subdomain: z.string(),
   domain: z.string().nullable(),
   created_at: z.string(),
-  /** http://{subdomain}.{BERTH_SITES_DOMAIN}[:port]/ — where the live site is served. */
-  url: z.string(),
+  url: z.string().describe("http://{subdomain}.{BERTH_SITES_DOMAIN}[:port]/ — where the live site is served."),
   live_deployment_id: z.string().nullable(),
   live_version: z.number().int().nullable(),
   file_count: z.number().int(),
-  /** Bytes of the site's current files. */
-  size: z.number().int(),
-  /** ISO time after which every host of the site answers 410; null: never. */
-  expires_at: z.string().nullable(),
-  /** ISO time before which every host of the site answers 404; null: live now. */
-  publish_at: z.string().nullable(),
-  /** Every host of the site asks for a password first. The hash never leaves the server. */
-  password_protected: z.boolean(),
-  /** "private": the site's hosts answer only browsers that opened one of its share links (Pro). */
-  visibility: z.enum(SITE_VISIBILITIES),
+  size: z.number().int().describe("Bytes of the site's current files."),
+  expires_at: z.string().nullable().describe("ISO time after which every host of the site answers 410; null: never."),
+  publish_at: z.string().nullable().describe("ISO time before which every host of the site answers 404; null: live now."),
+  password_protected: z.boolean().describe("Every host of the site asks for a password first. The hash never leaves the server."),
+  visibility: z.enum(SITE_VISIBILITIES).describe('"private": the site\'s hosts answer only browsers that opened one of its share links (Pro).'),
 });
 export type SiteResponse = z.infer<typeof SiteResponse>;
 
 export const SiteListResponse = z.object({
   sites: z.array(SiteResponse),
-  /** Page views of each listed site over the last 7 days (site id → views; 0 when none). */
-  views_7d: z.record(z.string(), z.number().int()),
+  views_7d: z.record(z.string(), z.number().int()).describe("Page views of each listed site over the last 7 days (site id → views; 0 when none)."),
 });
 export type SiteListResponse = z.infer<typeof SiteListResponse>;
 
@@ -167,11 +160,18 @@ const siteDescription = z.string().trim().max(SITE_DESCRIPTION_MAX, `Description
 export const CreateSiteFields = z.object({
   name: siteName,
   description: siteDescription.optional(),
-  subdomain: z.string({ error: SITE_TEXT.subdomainRequired }).trim().min(1, SITE_TEXT.subdomainRequired),
+  subdomain: z
+    .string({ error: SITE_TEXT.subdomainRequired })
+    .trim()
+    .min(1, SITE_TEXT.subdomainRequired)
+    .describe("The name POST /api/subdomains/reserve gave you."),
 });
 export type CreateSiteFields = z.infer<typeof CreateSiteFields>;
 
-export const UpdateSiteRequest = z.object({ name: siteName, description: siteDescription.nullable().optional() });
+export const UpdateSiteRequest = z.object({
+  name: siteName,
+  description: siteDescription.nullable().optional().describe("null or empty clears it; absent leaves it as it is."),
+});
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 
 export const SCHEDULE_TEXT = {
@@ -190,14 +190,19 @@ const scheduleTime = z.iso.datetime({ offset: true, error: SCHEDULE_TEXT.invalid
  * PATCH /api/sites/:id/schedule: both times as ISO strings (UTC or with an offset), or null to
  * clear. The expiry must be in the future; a go-live time must come before the expiry.
  */
-export const UpdateScheduleRequest = z.object({ expiresAt: scheduleTime, publishAt: scheduleTime }).superRefine((body, ctx) => {
-  if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {
-    ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.expiryInPast });
-  }
-  if (body.expiresAt !== null && body.publishAt !== null && Date.parse(body.publishAt) >= Date.parse(body.expiresAt)) {
-    ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.publishAfterExpiry });
-  }
-});
+export const UpdateScheduleRequest = z
+  .object({
+    expiresAt: scheduleTime.describe("After this time every host of the site answers 410; null: never."),
+    publishAt: scheduleTime.describe("Before this time every host of the site answers 404; null: live now."),
+  })
+  .superRefine((body, ctx) => {
+    if (body.expiresAt !== null && Date.parse(body.expiresAt) <= Date.now()) {
+      ctx.addIssue({ code: "custom", path: ["expiresAt"], message: SCHEDULE_TEXT.expiryInPast });
+    }
+    if (body.expiresAt !== null && body.publishAt !== null && Date.parse(body.publishAt) >= Date.parse(body.expiresAt)) {
+      ctx.addIssue({ code: "custom", path: ["publishAt"], message: SCHEDULE_TEXT.publishAfterExpiry });
+    }
+  });
 export type UpdateScheduleRequest = z.infer<typeof UpdateScheduleRequest>;
 
 /** Where a site stands against its schedule at `now`. */
@@ -239,26 +244,36 @@ export const SiteFileResponse = z.object({
   id: z.string(),
   site_id: z.string(),
   filename: z.string(),
-  /** The path inside the site, e.g. "css/site.css". */
-  file_path: z.string(),
-  /** MIME type for files, null for folders. */
-  file_type: z.string().nullable(),
+  file_path: z.string().describe('The path inside the site, e.g. "css/site.css".'),
+  file_type: z.string().nullable().describe("MIME type for files, null for folders."),
   file_size: z.number().int(),
   is_folder: z.boolean(),
   parent_folder: z.string().nullable(),
   updated_at: z.string(),
-  /** Public URL of the file on the live site; null for folders. */
-  url: z.string().nullable(),
+  url: z.string().nullable().describe("Public URL of the file on the live site; null for folders."),
 });
 export type SiteFileResponse = z.infer<typeof SiteFileResponse>;
+
+/** GET /api/sites/:id/files?parent=a/b. */
+export const SiteFilesQuery = z.object({
+  parent: z.string().optional().describe('The folder to list, e.g. "a/b"; absent or empty: the root.'),
+});
+export type SiteFilesQuery = z.infer<typeof SiteFilesQuery>;
 
 /** GET /api/sites/:id/files?parent=a/b (no parent: the root). Folders first, then by name. */
 export const SiteFileListResponse = z.object({ files: z.array(SiteFileResponse) });
 export type SiteFileListResponse = z.infer<typeof SiteFileListResponse>;
 
+/** POST /api/sites/:id/files is multipart/form-data: these text fields first, then one part named "file". */
+export const UploadFilesFields = z.object({
+  parent: z.string().optional().describe('The folder to upload into, e.g. "a/b"; absent or empty: the root.'),
+  extract: z.string().optional().describe('"true": unpack a zip into the folder instead of storing the zip itself.'),
+});
+export type UploadFilesFields = z.infer<typeof UploadFilesFields>;
+
 export const CreateFolderRequest = z.object({
   name: z.string({ error: SITE_TEXT.folderNameRequired }).trim().min(1, SITE_TEXT.folderNameRequired),
-  parent: z.string().nullable().optional(),
+  parent: z.string().nullable().optional().describe('The folder to create it in, e.g. "a/b"; absent or null: the root.'),
 });
 export type CreateFolderRequest = z.infer<typeof CreateFolderRequest>;
 
@@ -271,14 +286,12 @@ export const DeploymentResponse = z.object({
   site_id: z.string(),
   version: z.number().int(),
   status: z.enum(DEPLOYMENT_STATUSES),
-  /** This version's own permanent URL: http://{subdomain}--v{version}.{domain}/ */
-  deployment_url: z.string().nullable(),
+  deployment_url: z.string().nullable().describe("This version's own permanent URL: http://{subdomain}--v{version}.{domain}/"),
   created_at: z.string(),
   error: z.string().nullable(),
   file_count: z.number().int(),
   total_size: z.number().int(),
-  /** What produced it, e.g. "Uploaded report.pdf", "Rolled back to version 2". */
-  note: z.string().nullable(),
+  note: z.string().nullable().describe('What produced it, e.g. "Uploaded report.pdf", "Rolled back to version 2".'),
   is_live: z.boolean(),
 });
 export type DeploymentResponse = z.infer<typeof DeploymentResponse>;
@@ -295,6 +308,10 @@ export type UploadResponse = z.infer<typeof UploadResponse>;
 export const FolderResponse = z.object({ file: SiteFileResponse, deployment: DeploymentResponse });
 export type FolderResponse = z.infer<typeof FolderResponse>;
 
+/** DELETE /api/sites/:id/files/:fileId: the deployment that published the change. */
+export const DeleteFileResponse = z.object({ deployment: DeploymentResponse });
+export type DeleteFileResponse = z.infer<typeof DeleteFileResponse>;
+
 /** GET /api/stats: the overview's figures, and the user's plan with its limits and features. */
 export const StatsResponse = z.object({
   total_sites: z.number().int(),
@@ -304,12 +321,11 @@ export const StatsResponse = z.object({
   max_file_bytes: z.number().int(),
   plan: z.enum(["free", "pro"]),
   plan_name: z.string(),
-  /** What the user's plan allows: the dashboard offers a feature, or the way to Pro, by these. */
-  features: z.record(z.enum(PLAN_FEATURES), z.boolean()),
-  /** Deployments kept per site besides the live one; null keeps every one. */
-  deployments_kept: z.number().int().nullable(),
-  /** Bytes the edge sent for all the user's sites over the last 30 days (analytics roll-ups). */
-  bandwidth_30d: z.number().int(),
+  features: z
+    .record(z.enum(PLAN_FEATURES), z.boolean())
+    .describe("What the user's plan allows: the dashboard offers a feature, or the way to Pro, by these."),
+  deployments_kept: z.number().int().nullable().describe("Deployments kept per site besides the live one; null keeps every one."),
+  bandwidth_30d: z.number().int().describe("Bytes the edge sent for all the user's sites over the last 30 days (analytics roll-ups)."),
 });
 export type StatsResponse = z.infer<typeof StatsResponse>;
 

@@ -144,46 +144,45 @@ export const UpdateWebhookRequest = z
   .refine((body) => body.url !== undefined || body.events !== undefined || body.enabled !== undefined, WEBHOOK_TEXT.nothingToChange);
 export type UpdateWebhookRequest = z.input<typeof UpdateWebhookRequest>;
 
-export interface WebhookDeliveryResponse {
-  /** The event's id: the Berth-Delivery header and the payload's `id`. */
-  id: string;
-  type: WebhookDeliveryType;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  /** When the next attempt is due, while pending. */
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_response_ms: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
+export const WebhookDeliveryResponse = z.object({
+  id: z.string().describe("The event's id: the Berth-Delivery header and the payload's `id`."),
+  type: z.enum([...WEBHOOK_EVENTS, WEBHOOK_PING]),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  next_attempt_at: z.string().nullable().describe("When the next attempt is due, while pending."),
+  last_status_code: z.number().int().nullable(),
+  last_response_ms: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});
+export type WebhookDeliveryResponse = z.infer<typeof WebhookDeliveryResponse>;
 
-export interface WebhookResponse {
-  id: string;
-  url: string;
-  /** The one site whose events it receives, or null for all the owner's sites. */
-  site: { id: string; name: string; subdomain: string } | null;
-  events: WebhookEvent[];
-  enabled: boolean;
-  created_at: string;
-  /** The newest delivery, or null before the first. */
-  last_delivery: WebhookDeliveryResponse | null;
-}
+export const WebhookResponse = z.object({
+  id: z.string(),
+  url: z.string(),
+  site: z
+    .object({ id: z.string(), name: z.string(), subdomain: z.string() })
+    .nullable()
+    .describe("The one site whose events it receives, or null for all the owner's sites."),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  last_delivery: WebhookDeliveryResponse.nullable().describe("The newest delivery, or null before the first."),
+});
+export type WebhookResponse = z.infer<typeof WebhookResponse>;
 
-export interface WebhookListResponse {
-  webhooks: WebhookResponse[];
-}
+export const WebhookListResponse = z.object({ webhooks: z.array(WebhookResponse) });
+export type WebhookListResponse = z.infer<typeof WebhookListResponse>;
 
-export interface CreatedWebhookResponse {
-  webhook: WebhookResponse;
-  /** The signing secret. Shown once. */
-  secret: string;
-}
+export const CreatedWebhookResponse = z.object({
+  webhook: WebhookResponse,
+  secret: z.string().describe("The signing secret. Shown once."),
+});
+export type CreatedWebhookResponse = z.infer<typeof CreatedWebhookResponse>;
 
-export interface WebhookDeliveryListResponse {
-  deliveries: WebhookDeliveryResponse[];
-}
+export const WebhookDeliveryListResponse = z.object({ deliveries: z.array(WebhookDeliveryResponse) });
+export type WebhookDeliveryListResponse = z.infer<typeof WebhookDeliveryListResponse>;
 
 /** The JSON body of every site event. */
 export interface WebhookPayload {

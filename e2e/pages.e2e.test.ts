@@ -4,6 +4,7 @@ import { CONTACT_TEXT, NOT_FOUND_TEXT } from "../common/texts";
 import { startBerth, type Berth } from "./support/berth";
 import { launchBrowser } from "./support/browser";
 import { confirmEmail, signIn, signUp, waitFor } from "./support/pages";
+import { shoot } from "./support/shots";
 
 async function buttonsAndLinks(page: Page): Promise<string[]> {
   const main = page.locator("main");
@@ -86,6 +87,47 @@ describe("public pages in the browser", () => {
     });
     expect(mail.subject).toBe("[Berth contact] Frequency hopping");
     expect(mail.text).toContain("Could Berth host my patent drawings?");
+    await page.close();
+  });
+
+  it("renders the API reference from the server's own OpenAPI document, on a desktop and a phone", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${berth.url}/docs#api`);
+    await page.locator("#api").getByRole("link", { name: "API reference", exact: true }).click();
+    await page.waitForURL(`${berth.url}/docs/api`);
+
+    // A section per tag, an operation per route, each with who may call it.
+    const sites = page.locator("section#sites");
+    await sites.locator("h2#sites-title", { hasText: "Sites" }).waitFor();
+    const list = page.locator("article#getSites");
+    await list.getByRole("heading", { name: "List your sites" }).waitFor();
+    expect(await list.getByText("Token: read").count()).toBe(1);
+    expect(await list.locator("code").first().innerText()).toBe("/api/sites");
+    expect(await page.locator("article#getMe").getByText("Session", { exact: true }).count()).toBe(1);
+    expect(await page.locator("article#getHealth").getByText("Public", { exact: true }).count()).toBe(1);
+    expect(await page.locator("article#getAdminUsers").getByText("Admin", { exact: true }).count()).toBe(1);
+
+    // A JSON body's fields, the required ones marked; an answer's fields behind a disclosure.
+    const create = page.locator("article#postTokens");
+    const nameRow = create.locator("dl[aria-label='JSON body'] > div").filter({ has: page.locator("dt", { hasText: /^name/ }) });
+    expect(await nameRow.innerText()).toMatch(/name\s*required[\s\S]*string/i);
+    await create.locator("summary").first().click();
+    await create.getByText("secret", { exact: true }).waitFor();
+
+    // A link to one operation lands on it once the document has loaded.
+    await page.goto(`${berth.url}/docs/api#postSitesBySiteIdShareLinks`);
+    await page.locator("article#postSitesBySiteIdShareLinks").getByRole("heading", { name: "Create a share link" }).waitFor();
+    await expect
+      .poll(() => page.locator("article#postSitesBySiteIdShareLinks").evaluate((el) => Math.round(el.getBoundingClientRect().top)))
+      .toBeLessThan(150);
+
+    // Nothing wider than a phone's screen.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${berth.url}/docs/api`);
+    await page.locator("article#getSites").waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot(page, "docs-api");
     await page.close();
   });
 

@@ -20,6 +20,7 @@ import { analyticsRoutes } from "./api/analytics/routes";
 import { domainRoutes, tlsAskRoutes } from "./api/domains/routes";
 import { apiTokenRoutes } from "./api/tokens/routes";
 import { webhookRoutes } from "./api/webhooks/routes";
+import { openApiRoutes } from "./api/openapi/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
@@ -77,6 +78,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
 
   decorateGuardedRequest(app);
+  // Every route, for the API reference (GET /api/openapi.json): added first, so none is missed.
+  const routes: RouteOptions[] = [];
+  app.addHook("onRoute", (route) => void routes.push(route));
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.addHook("onRequest", rejectCrossSiteWrites(ctx.env.appUrl));
   app.addHook("onSend", securityHeaders);
@@ -106,6 +110,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await apiTokenRoutes(api, ctx);
       await webhookRoutes(api, ctx);
       await tlsAskRoutes(api, ctx);
+      await openApiRoutes(api, ctx, routes);
     },
     { logLevel: "warn" },
   );

@@ -15,6 +15,7 @@ function screen<P extends object>(load: () => Promise<ComponentType<P>>) {
 const Landing = screen(() => import("./routes/Landing").then((m) => m.Landing));
 const Contact = screen(() => import("./routes/Contact").then((m) => m.Contact));
 const Docs = screen(() => import("./routes/Docs").then((m) => m.Docs));
+const ApiReference = screen(() => import("./routes/ApiReference").then((m) => m.ApiReference));
 const Legal = screen(() => import("./routes/Legal").then((m) => m.Legal));
 const NotFound = screen(() => import("./routes/NotFound").then((m) => m.NotFound));
 const Login = screen(() => import("./routes/auth/Login").then((m) => m.Login));
@@ -47,6 +48,7 @@ const PUBLIC_SCREENS: Record<Exclude<AppRoute, DashboardRoute>, ReactElement> = 
   "/": <Landing />,
   "/contact": <Contact />,
   "/docs": <Docs />,
+  "/docs/api": <ApiReference />,
   "/terms": <Legal document="terms" />,
   "/privacy": <Legal document="privacy" />,
   "/auth/login": <Login />,

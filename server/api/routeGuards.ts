@@ -83,6 +83,30 @@ export interface RouteGuards {
   admin: preHandlerAsyncHookHandler;
 }
 
+/**
+ * What a guard establishes, kept on the guard function itself so that the API reference
+ * (openapi/) reads who may call a route from the route's own preHandler, not from a second list:
+ * identify: a session or a permitted token; site: the user's site of :siteId (404 otherwise);
+ * notDeleted: 409 while that site is deleted; admin: an admin's session (404 otherwise).
+ */
+export type GuardKind = "identify" | "site" | "notDeleted" | "admin";
+const GUARD_KIND = Symbol("guardKind");
+
+function guardOf<F extends preHandlerAsyncHookHandler>(kind: GuardKind, handler: F): F {
+  return Object.assign(handler, { [GUARD_KIND]: kind });
+}
+
+/** The kinds of the guards in a route's preHandler (a function, a list, or none). */
+export function guardKinds(preHandler: unknown): Set<GuardKind> {
+  const handlers: unknown[] = Array.isArray(preHandler) ? preHandler : [preHandler];
+  const kinds = new Set<GuardKind>();
+  for (const handler of handlers) {
+    const kind = typeof handler === "function" ? (handler as { [GUARD_KIND]?: GuardKind })[GUARD_KIND] : undefined;
+    if (kind) kinds.add(kind);
+  }
+  return kinds;
+}
+
 const sessionOnly = () => new AppError("session_only", 403, API_TOKEN_TEXT.sessionOnly);
 const notPermitted = () => new AppError("token_not_permitted", 403, API_TOKEN_TEXT.notPermitted);
 const outOfScope = () => new AppError("token_out_of_scope", 403, API_TOKEN_TEXT.outOfScope);
@@ -101,26 +125,27 @@ export function routeGuards(ctx: AppContext): RouteGuards {
     if (found.token.site_id !== null && !namesSite && !listsSites && !scopesTokenSite) throw outOfScope();
     grant(request, { user: found.user, apiToken: found.token });
   };
-  const identify = (namesSite: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const secret = bearerSecret(request);
-    if (secret !== undefined) return byToken(request, reply, secret, namesSite);
-    grant(request, { ...(await requireSession(ctx, request)), apiToken: null });
-  };
+  const identify = (namesSite: boolean) =>
+    guardOf("identify", async (request: FastifyRequest, reply: FastifyReply) => {
+      const secret = bearerSecret(request);
+      if (secret !== undefined) return byToken(request, reply, secret, namesSite);
+      grant(request, { ...(await requireSession(ctx, request)), apiToken: null });
+    });
   const signedIn = identify(false);
-  const loadSite = async (request: FastifyRequest) => {
+  const loadSite = guardOf("site", async (request: FastifyRequest) => {
     const { siteId } = request.params as { siteId?: unknown };
     if (typeof siteId !== "string") throw new Error(`${request.routeOptions.url ?? request.url}: a site guard on a route without :siteId`);
     const scope = request.apiToken?.site_id;
     if (scope && scope !== siteId) throw siteNotFound();
     grant(request, { site: await requireSite(ctx.db, request.user.id, siteId) });
-  };
-  const notDeleted = async (request: FastifyRequest) => requireNotDeleted(request.site);
+  });
+  const notDeleted = guardOf("notDeleted", async (request: FastifyRequest) => requireNotDeleted(request.site));
   // A token is never an admin: like a guest, it gets the 404 that hides the admin API.
-  const admin = async (request: FastifyRequest) => {
+  const admin = guardOf("admin", async (request: FastifyRequest) => {
     const found = bearerSecret(request) === undefined ? await requireSession(ctx, request).catch(() => undefined) : undefined;
     if (!found || !(await isAdmin(ctx, found.user))) throw new AppError("not_found", 404, "Not found");
     grant(request, { ...found, apiToken: null });
-  };
+  });
   const siteUser = identify(true);
   return { signedIn, ownSite: [siteUser, loadSite], ownSiteForChange: [siteUser, loadSite, notDeleted], admin };
 }

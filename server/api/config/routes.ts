@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { PublicConfigResponse } from "../../../common/api";
+import { PublicConfigResponse } from "../../../common/api";
 import type { AppContext } from "../../context";
 
 export async function configRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -10,5 +10,19 @@ export async function configRoutes(app: FastifyInstance, ctx: AppContext): Promi
     contactAddress: ctx.env.contactAddress ?? null,
     contactPhone: ctx.env.contactPhone ?? null,
   };
-  app.get("/api/config", async () => config);
+  app.get(
+    "/api/config",
+    {
+      config: {
+        doc: {
+          summary: "Read the server's public settings",
+          description: "Where sites live and how to reach the operator.",
+          tags: ["Service"],
+          public: true,
+          response: { 200: PublicConfigResponse },
+        },
+      },
+    },
+    async () => config,
+  );
 }

@@ -1,9 +1,10 @@
 // GET /api/events: server-sent events for the signed-in user's open dashboards. Only notices
 // about the user's own sites are written to their stream.
 import type { FastifyInstance } from "fastify";
-import type { ServerEvent } from "../../../common/sites";
+import { ServerEvent } from "../../../common/sites";
 import type { AppContext } from "../../context";
 import type { DeploymentChanged, DomainChanged, SiteChanged, AnalyticsUpdated } from "../../events";
+import type { RouteDoc } from "../openapi/routeDoc";
 import { routeGuards } from "../routeGuards";
 import { presentDeployment } from "../sites/present";
 
@@ -13,7 +14,15 @@ export const HEARTBEAT_MS = 30_000;
 export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = routeGuards(ctx);
 
-  app.get("/api/events", { preHandler: guard.signedIn }, async (request, reply) => {
+  const doc = {
+    summary: "Follow changes to your sites",
+    description:
+      "Server-sent events for open dashboards: one JSON object per `data:` line when a deployment, a site, a custom domain or a site's analytics changed, and a comment line every 30 seconds.",
+    tags: ["Sites"],
+    response: { 200: { description: "An endless event stream.", contentType: "text/event-stream", schema: ServerEvent } },
+  } satisfies RouteDoc;
+
+  app.get("/api/events", { preHandler: guard.signedIn, config: { doc } }, async (request, reply) => {
     const { user } = request;
     reply.hijack();
     const res = reply.raw;

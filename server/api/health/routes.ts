@@ -1,16 +1,31 @@
 import type { FastifyInstance } from "fastify";
 import { sql } from "drizzle-orm";
+import { HealthResponse } from "../../../common/api";
 import type { AppContext } from "../../context";
 
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // The server listens only after migrations have run, so a reachable database means ready.
-  app.get("/api/health", async (_request, reply) => {
-    try {
-      await ctx.db.execute(sql`select 1`);
-      return { status: "ok" };
-    } catch (error) {
-      ctx.log.error({ err: error }, "health check: database unreachable");
-      return reply.status(503).send({ status: "unavailable" });
-    }
-  });
+  app.get(
+    "/api/health",
+    {
+      config: {
+        doc: {
+          summary: "Check that the server is ready",
+          description: "For load balancers and monitors: the server is up, its migrations have run and its database answers.",
+          tags: ["Service"],
+          public: true,
+          response: { 200: HealthResponse, 503: { description: "The database does not answer.", schema: HealthResponse } },
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await ctx.db.execute(sql`select 1`);
+        return { status: "ok" } satisfies HealthResponse;
+      } catch (error) {
+        ctx.log.error({ err: error }, "health check: database unreachable");
+        return reply.status(503).send({ status: "unavailable" } satisfies HealthResponse);
+      }
+    },
+  );
 }

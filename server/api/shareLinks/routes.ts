@@ -2,13 +2,13 @@ import type { FastifyInstance } from "fastify";
 import {
   CreateShareLinkRequest,
   SHARE_LOG_LIMIT,
+  ShareLinkListResponse,
+  ShareLinkOpensResponse,
+  ShareLinkResponse,
   UpdateShareLinkRequest,
   UpdateVisibilityRequest,
-  type ShareLinkListResponse,
-  type ShareLinkOpensResponse,
-  type ShareLinkResponse,
 } from "../../../common/shareLinks";
-import type { SiteResponse } from "../../../common/sites";
+import { SiteResponse } from "../../../common/sites";
 import type { AppContext } from "../../context";
 import { listShareLinkOpensForUser, listShareLinksForSite } from "../../db/repositories/shareLinks";
 import { createShareLink, deleteShareLink, requireShareLink, updateShareLink } from "../../services/manageShareLinks";
@@ -27,7 +27,13 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get<SiteParams>(
     "/api/sites/:siteId/share-links",
-    { preHandler: guard.ownSite, config: { token: "full" } },
+    {
+      preHandler: guard.ownSite,
+      config: {
+        token: "full",
+        doc: { summary: "List a site's share links", description: "Newest first.", tags: ["Share links"], response: { 200: ShareLinkListResponse } },
+      },
+    },
     async (request): Promise<ShareLinkListResponse> => {
       const { user, site } = request;
       const links = await listShareLinksForSite(ctx.db, user.id, site.id);
@@ -38,10 +44,23 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.post<SiteParams>(
     "/api/sites/:siteId/share-links",
-    { preHandler: guard.ownSiteForChange, config: { token: "full" } },
+    {
+      preHandler: guard.ownSiteForChange,
+      config: {
+        token: "full",
+        doc: {
+          summary: "Create a share link",
+          description: "A link that opens the site for one browser, with an optional expiry, password and view limit.",
+          tags: ["Share links"],
+          body: CreateShareLinkRequest,
+          response: { 201: ShareLinkResponse },
+          errors: { 403: "Share links are a Pro feature (pro_required).", 409: "The site has as many links as an account may make." },
+        },
+      },
+    },
     async (request, reply) => {
       const { user, site } = request;
-      const link = await createShareLink(ctx, user.id, site, parseBody(CreateShareLinkRequest, request.body));
+      const link = await createShareLink(ctx, user.id, site, parseBody(request, CreateShareLinkRequest));
       const body: ShareLinkResponse = presentShareLink(link, site, ctx.urls, ctx.shareKeys);
       return reply.status(201).send(body);
     },
@@ -49,17 +68,40 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.patch<LinkParams>(
     "/api/sites/:siteId/share-links/:linkId",
-    { preHandler: guard.ownSiteForChange, config: { token: "full" } },
+    {
+      preHandler: guard.ownSiteForChange,
+      config: {
+        token: "full",
+        doc: {
+          summary: "Rename, revoke or restore a share link",
+          tags: ["Share links"],
+          body: UpdateShareLinkRequest,
+          response: { 200: ShareLinkResponse },
+          errors: { 404: "No such link of this site." },
+        },
+      },
+    },
     async (request): Promise<ShareLinkResponse> => {
       const { user, site } = request;
-      const link = await updateShareLink(ctx, user.id, site, request.params.linkId, parseBody(UpdateShareLinkRequest, request.body));
+      const link = await updateShareLink(ctx, user.id, site, request.params.linkId, parseBody(request, UpdateShareLinkRequest));
       return presentShareLink(link, site, ctx.urls, ctx.shareKeys);
     },
   );
 
   app.delete<LinkParams>(
     "/api/sites/:siteId/share-links/:linkId",
-    { preHandler: guard.ownSiteForChange, config: { token: "full" } },
+    {
+      preHandler: guard.ownSiteForChange,
+      config: {
+        token: "full",
+        doc: {
+          summary: "Delete a share link",
+          tags: ["Share links"],
+          response: { 204: { description: "The link no longer opens the site." } },
+          errors: { 404: "No such link of this site." },
+        },
+      },
+    },
     async (request, reply) => {
       await deleteShareLink(ctx, request.user.id, request.site, request.params.linkId);
       return reply.status(204).send();
@@ -68,7 +110,19 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get<LinkParams>(
     "/api/sites/:siteId/share-links/:linkId/opens",
-    { preHandler: guard.ownSite, config: { token: "full" } },
+    {
+      preHandler: guard.ownSite,
+      config: {
+        token: "full",
+        doc: {
+          summary: "Read a share link's access log",
+          description: `The last ${SHARE_LOG_LIMIT} opens, newest first.`,
+          tags: ["Share links"],
+          response: { 200: ShareLinkOpensResponse },
+          errors: { 404: "No such link of this site." },
+        },
+      },
+    },
     async (request): Promise<ShareLinkOpensResponse> => {
       const { user, site } = request;
       const link = await requireShareLink(ctx, user.id, site, request.params.linkId);
@@ -79,10 +133,23 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.put<SiteParams>(
     "/api/sites/:siteId/visibility",
-    { preHandler: guard.ownSiteForChange, config: { token: "full" } },
+    {
+      preHandler: guard.ownSiteForChange,
+      config: {
+        token: "full",
+        doc: {
+          summary: "Make a site public or private",
+          description: "A private site answers only browsers that opened one of its share links.",
+          tags: ["Share links"],
+          body: UpdateVisibilityRequest,
+          response: { 200: SiteResponse },
+          errors: { 403: "Private sites are a Pro feature (pro_required)." },
+        },
+      },
+    },
     async (request): Promise<SiteResponse> => {
       const { user, site } = request;
-      await setSiteVisibility(ctx, user.id, site.id, parseBody(UpdateVisibilityRequest, request.body).visibility);
+      await setSiteVisibility(ctx, user.id, site.id, parseBody(request, UpdateVisibilityRequest).visibility);
       return presentSite(await requireSite(ctx.db, user.id, site.id), ctx.urls);
     },
   );

@@ -47,6 +47,8 @@ export const PUBLIC_ROUTES = new Set([
   "GET /api/legal/terms",
   "GET /api/legal/privacy",
   "POST /api/contact",
+  // The API reference: the same document for everyone.
+  "GET /api/openapi.json",
   // better-auth: sign-up, sign-in, reset… Its endpoints that need a session check it themselves.
   "GET /api/auth/*",
   "POST /api/auth/*",

@@ -80,7 +80,7 @@ export const RESOURCE_LINKS: MarketingLink[] = [
   { label: blog, to: "/docs#changelog", description: "What is new in Berth", icon: Newspaper },
   { label: caseStudies, to: "/docs#showcase", description: "What people publish with Berth", icon: Trophy },
   { label: knowledgeBase, to: "/docs", description: "Guides from first upload to self-hosting", icon: BookOpen },
-  { label: apiReference, to: "/docs#api", description: "Automating Berth", icon: Code2 },
+  { label: apiReference, to: "/docs/api", description: "Every route of the API", icon: Code2 },
 ];
 
 export const PRICING_LINK: MarketingLink = { label: LANDING_TEXT.nav.pricing, to: "/#pricing" };

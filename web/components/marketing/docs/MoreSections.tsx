@@ -1,6 +1,7 @@
-import { BookOpenText, CalendarDays, FileText, FolderArchive, type LucideIcon } from "lucide-react";
+import { ArrowRight, BookOpenText, CalendarDays, FileText, FolderArchive, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { API_TOKEN_LIMIT } from "../../../../common/limits";
+import { OPENAPI_PATH } from "../../../../common/openapi";
 import { Callout, CodeBlock, DocSection, InlineCode } from "./DocBits";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
@@ -28,9 +29,28 @@ export function ApiSection() {
         Tokens never work on sign-in, password, two-factor, session, account or admin routes, and a token request must not carry cookies. Each token
         may make {API_TOKEN_LIMIT.max} requests a minute.
       </p>
+      <p>
+        The{" "}
+        <Link to="/docs/api" className={linkClass}>
+          API reference
+        </Link>{" "}
+        lists every route: its parameters and body, its answers, and whether a token may call it and with which permission. It is built from the code
+        this server runs, and the same description is available as an OpenAPI 3.1 document at <InlineCode>{OPENAPI_PATH}</InlineCode> for client
+        generators and API tools.
+      </p>
+      <Link
+        to="/docs/api"
+        className="group flex items-center justify-between gap-4 rounded-xl border bg-card px-5 py-4 shadow-xs transition-colors hover:border-primary/40"
+      >
+        <span>
+          <span className="block font-semibold text-foreground">Open the API reference</span>
+          <span className="block text-sm text-muted-foreground">Every route, its parameters, answers and permissions.</span>
+        </span>
+        <ArrowRight aria-hidden className="size-5 shrink-0 text-primary transition-transform group-hover:translate-x-0.5" />
+      </Link>
       <Callout title="Still to come">
-        A deploy API that uploads only the files that changed, a <InlineCode>berth</InlineCode> command-line tool built on it, and a full OpenAPI
-        reference on this page. Until then, publish from the dashboard or with the file routes your token covers.
+        A deploy API that uploads only the files that changed, and a <InlineCode>berth</InlineCode> command-line tool built on it. Until then, publish
+        from the dashboard or with the file routes your token covers.
       </Callout>
       <p>
         Have a use case in mind?{" "}
@@ -56,6 +76,7 @@ const RELEASES: { version: string; status: string; items: string[] }[] = [
       "This documentation, and the public pages you are reading.",
       "Sites: drop an HTML file, a PDF, an image or a zip and it is live on its own subdomain; files and folders; every change published as a new version with its own address; one-click rollback; delete with a 14-day undo.",
       "An edge that serves sites from memory with brotli and gzip, ranges, validators, clean URLs, _redirects and _headers.",
+      "API tokens for scripts and CI, and an API reference generated from the routes the server runs.",
     ],
   },
 ];
