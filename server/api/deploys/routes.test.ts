@@ -1,16 +1,35 @@
 // The deploy API end to end: manifest → missing → upload → publish, served by the real edge.
-import { utimesSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { DEPLOY_TEXT, type DeployResponse } from "../../../common/deploys";
 import type { DeploymentResponse, SiteResponse } from "../../../common/sites";
 import { deploys, deployUploads } from "../../db/schema";
 import { sweepOrphans } from "../../services/sweepOrphans";
-import { bytesOf, deployFiles, digestTarOf, manifestOf, openDeploy, postTar, publish, putFile, sha256Of, type FileSpec } from "../../test/deploys";
+import {
+  bytesOf,
+  deployFiles,
+  digestTarOf,
+  manifestOf,
+  openDeploy,
+  paxEntry,
+  postTar,
+  publish,
+  putFile,
+  sha256Of,
+  tarEntry,
+  tarGzOf,
+  tarHeader,
+  tarOf,
+  type FileSpec,
+} from "../../test/deploys";
 import { setPlan, signedInClient } from "../../test/factories";
-import { createSiteWith, hostOf, htmlFile, postMultipart } from "../../test/sites";
+import { createSiteWith, hostOf, htmlFile, postMultipart, zipOf } from "../../test/sites";
 import { DRIVERS, getTestServer, TEST_APP_URL, type TestClient, type TestServer } from "../../test/support";
 
 const SITE: FileSpec[] = [
@@ -20,14 +39,14 @@ const SITE: FileSpec[] = [
 ];
 
 /** A PUT over a real socket with a chunked body (no Content-Length), answered before the body ends. */
-async function chunkedPut(port: number, path: string, client: TestClient, chunks: string[]): Promise<{ status: number; body: string }> {
+async function chunkedPut(port: number, url: string, client: TestClient, chunks: string[]): Promise<{ status: number; body: string }> {
   const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
         host: "127.0.0.1",
         port,
-        path,
+        path: url,
         method: "PUT",
         headers: { host: "localhost:8080", origin: TEST_APP_URL, cookie, "content-type": "application/octet-stream" },
       },
@@ -322,5 +341,160 @@ describe.each(DRIVERS)("drafts, archives and the sweep (%s)", (driver) => {
     expect(await server.ctx.db.select().from(deploys).where(eq(deploys.id, deploy.id))).toEqual([]);
     expect(await stored(sha)).toBe(false);
     expect((await client.get(`/api/sites/${site.id}/deploys/${deploy.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe.each(DRIVERS)("tars and archives (%s)", (driver) => {
+  let server: TestServer;
+  let client: TestClient;
+  beforeAll(async () => {
+    server = await getTestServer(driver);
+    client = (await signedInClient(server)).client;
+  });
+  afterAll(() => server.close());
+
+  const stored = async (sha: string) => (await server.ctx.blobs.stat(sha)) !== undefined;
+  const fresh = (label: string): FileSpec[] => [
+    { path: "index.html", content: `<h1>${label} (${driver})</h1>` },
+    { path: "app.js", content: `console.log(${JSON.stringify(label)})` },
+  ];
+
+  const hostile: [string, (files: FileSpec[]) => Buffer, RegExp | string][] = [
+    ["a symbolic link", (files) => tarOf([{ name: sha256Of(files[0]!.content), type: "2", linkname: "/etc/passwd" }]), /symbolic link/],
+    ["a hard link", (files) => tarOf([{ name: sha256Of(files[0]!.content), type: "1", linkname: "x" }]), /hard link/],
+    ["a folder", () => tarOf([{ name: "docs/", type: "5" }]), /device, pipe or socket|not allowed/],
+    ["a path instead of a digest", () => tarOf([{ name: "../../etc/passwd", content: "root" }]), DEPLOY_TEXT.notInManifest("../../etc/passwd")],
+    ["a digest not in the manifest", () => tarOf([{ name: sha256Of("other"), content: "other" }]), DEPLOY_TEXT.notInManifest(sha256Of("other"))],
+    [
+      "bytes that are not the digest's",
+      (files) => tarOf([{ name: sha256Of(files[0]!.content), content: "x".repeat(bytesOf(files[0]!.content).length) }]),
+      /do not match/,
+    ],
+    [
+      "a size other than the manifest's",
+      (files) => tarOf([{ name: sha256Of(files[0]!.content), content: "short" }]),
+      /should be \d+ bytes, but 5 were sent/,
+    ],
+    [
+      "a damaged header",
+      (files) => {
+        const tar = digestTarOf(files);
+        tar[20] = tar[20]! ^ 1;
+        return tar;
+      },
+      /checksum/,
+    ],
+    ["an archive cut short", (files) => digestTarOf(files).subarray(0, 700), /cut short/],
+    ["no end marker", (files) => digestTarOf(files.slice(0, 1)).subarray(0, 1024), /no end marker/],
+    [
+      "the same file twice",
+      (files) => tarOf([files[0]!, files[0]!].map((f) => ({ name: sha256Of(f.content), content: f.content }))),
+      /more than once/,
+    ],
+    ["garbage", () => Buffer.from("this is not a tar archive at all".repeat(40)), /not a ustar archive|checksum|invalid/],
+  ];
+
+  it.each(hostile)("refuses a tar with %s, and keeps none of it", async (_name, build, message) => {
+    const site = await emptySite(client);
+    // One good file first: it must not stay behind either.
+    const files = fresh(_name);
+    const deploy = (await openDeploy(client, site.id, { files: manifestOf(files) })).json<DeployResponse>();
+    const tar = Buffer.concat([tarEntry({ name: sha256Of(files[1]!.content), content: files[1]!.content }), build(files)]);
+    const response = await postTar(client, site.id, deploy.id, tar);
+    expect(response.statusCode, response.body).toBe(400);
+    const error = response.json<{ error: { message: string; detail?: string } }>().error;
+    expect(`${error.message} ${error.detail ?? ""}`).toMatch(message);
+    expect(await stored(sha256Of(files[1]!.content))).toBe(false);
+    expect(await server.ctx.db.select().from(deployUploads).where(eq(deployUploads.deploy_id, deploy.id))).toEqual([]);
+    expect((await client.get(`/api/sites/${site.id}/deploys/${deploy.id}`)).json<DeployResponse>().missing).toHaveLength(2);
+  });
+
+  it("takes a tar only as application/x-tar", async () => {
+    const site = await emptySite(client);
+    const files = fresh("type");
+    const deploy = (await openDeploy(client, site.id, { files: manifestOf(files) })).json<DeployResponse>();
+    const response = await client.request("POST", `/api/sites/${site.id}/deploys/${deploy.id}/files`, {
+      headers: { "content-type": "application/octet-stream" },
+      payload: digestTarOf(files),
+    });
+    expect([response.statusCode, response.json().error.message]).toEqual([415, DEPLOY_TEXT.tarRequired]);
+  });
+
+  it("deploys a zip in one request", async () => {
+    const site = await emptySite(client);
+    const zip = await zipOf([
+      { name: "my-site/index.html", data: "<h1>Zipped</h1>" },
+      { name: "my-site/css/a.css", data: "a{}" },
+    ]);
+    const response = await client.request("POST", `/api/sites/${site.id}/deploys?message=From%20curl`, {
+      headers: { "content-type": "application/zip" },
+      payload: zip,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json<DeployResponse>()).toMatchObject({ status: "published", message: "From curl", file_count: 2, deployment: { version: 1 } });
+    expect((await server.edge.get(hostOf(site.url), "/")).text).toBe("<h1>Zipped</h1>");
+    expect((await server.edge.get(hostOf(site.url), "/css/a.css")).text).toBe("a{}");
+  });
+
+  it("deploys a .tar.gz made by GNU tar in one request, long names and all, as a draft when asked", async () => {
+    const site = await emptySite(client);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "berth-tar-"));
+    const long = `${"deep/".repeat(30)}page.html`;
+    mkdirSync(path.join(dir, path.dirname(long)), { recursive: true });
+    writeFileSync(path.join(dir, "index.html"), "<h1>Tarred</h1>");
+    writeFileSync(path.join(dir, long), "<p>far down</p>");
+    writeFileSync(path.join(dir, "caf\u00e9.html"), "<p>caf\u00e9</p>");
+    for (const format of ["gnu", "posix"]) {
+      const archive = execFileSync("tar", [`--format=${format}`, "-czf", "-", "-C", dir, "."]);
+      const response = await client.request("POST", `/api/sites/${site.id}/deploys?draft=true`, {
+        headers: { "content-type": "application/gzip" },
+        payload: archive,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const deploy = response.json<DeployResponse>();
+      expect(deploy).toMatchObject({ status: "published", draft: true, file_count: 3 });
+      const host = hostOf(deploy.deployment!.deployment_url!);
+      expect((await server.edge.get(host, "/")).text).toBe("<h1>Tarred</h1>");
+      // Clean URLs: the edge serves page.html at /page.
+      expect((await server.edge.get(host, `/${long.replace(/\.html$/, "")}`)).text).toBe("<p>far down</p>");
+      expect((await server.edge.get(host, `/${encodeURIComponent("caf\u00e9")}`)).text).toBe("<p>caf\u00e9</p>");
+    }
+    expect((await server.edge.get(hostOf(site.url), "/")).status).toBe(404);
+  });
+
+  const hostileTarGz: [string, Buffer, RegExp][] = [
+    ["traversal", tarGzOf([{ name: "../escape.html", content: "x" }]), /unsafe path/],
+    ["an absolute path", tarGzOf([{ name: "/etc/cron.d/x", content: "x" }]), /unsafe path/],
+    ["a traversal in a pax path", tarGzOf([paxEntry({ path: "a/../../x" }), { name: "innocent", content: "x" }]), /unsafe path/],
+    ["a symbolic link", tarGzOf([{ name: "index.html", type: "2", linkname: "/etc/passwd" }]), /symbolic link/],
+    ["a device", tarGzOf([{ name: "dev", type: "3" }]), /device, pipe or socket/],
+    [
+      "a duplicate",
+      tarGzOf([
+        { name: "a.html", content: "1" },
+        { name: "./a.html", content: "2" },
+      ]),
+      /more than once/,
+    ],
+    ["a damaged gzip stream", Buffer.concat([tarGzOf([{ name: "a.html", content: "1" }]).subarray(0, 30)]), /not a valid tar/],
+    [
+      "a file the header says is larger than the plan allows",
+      gzipSync(tarHeader({ name: "big.bin", size: 60 * 1024 * 1024 })),
+      /Maximum file size is 50MB/,
+    ],
+  ];
+
+  it.each(hostileTarGz)("refuses a .tar.gz with %s and publishes nothing", async (_name, archive, message) => {
+    const site = await emptySite(client);
+    const response = await client.request("POST", `/api/sites/${site.id}/deploys`, {
+      headers: { "content-type": "application/x-gzip" },
+      payload: archive,
+    });
+    expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+    const error = response.json<{ error: { message: string; detail?: string } }>().error;
+    expect(`${error.message} ${error.detail ?? ""}`).toMatch(message);
+    expect(await server.ctx.db.select().from(deploys).where(eq(deploys.site_id, site.id))).toEqual([]);
+    expect((await client.get(`/api/sites/${site.id}/deployments`)).json().deployments).toEqual([]);
   });
 });
