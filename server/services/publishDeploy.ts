@@ -7,11 +7,10 @@
 import { DEPLOY_TEXT } from "../../common/deploys";
 import type { AppContext } from "../context";
 import type { Executor, Tx } from "../db/client";
-import { lockBlobs } from "../db/repositories/blobs";
+import { lockBlobsOfDeploy } from "../db/repositories/blobs";
 import {
   insertDeploymentFilesFromDeploy,
   lockDeploy,
-  manifestDigests,
   manifestEntriesAt,
   markDeployFailed,
   markDeployPublished,
@@ -41,7 +40,8 @@ export async function publishDeploy(ctx: PublishContext, userId: string, siteId:
   await requireNothingMissing(ctx.db, deploy.id);
   // Read before the transaction, so that no lock is held while blobs are read; the bytes are the
   // user's or this deploy's, which nothing deletes while the deploy is open.
-  const config = await readConfigFiles(ctx, async (path) => (await manifestEntriesAt(ctx.db, deploy.id, [path]))[0]).catch((error: unknown) => {
+  const configFiles = manifestEntriesAt(ctx.db, deploy.id, ["_redirects", "_headers"]);
+  const config = await readConfigFiles(ctx, async (path) => (await configFiles).find((f) => f.path === path)).catch((error: unknown) => {
     if (error instanceof SiteConfigError) return error;
     throw error;
   });
@@ -64,7 +64,7 @@ export async function publishDeploy(ctx: PublishContext, userId: string, siteId:
     }
     // Under the blobs' locks, what the user stores or the deploy received is stored and stays:
     // the rows referring to it are there, and a deletion waits for these locks, then sees ours.
-    await lockBlobs(tx, (await manifestDigests(tx, deploy.id)).keys());
+    await lockBlobsOfDeploy(tx, deploy.id);
     await requireNothingMissing(tx, deploy.id);
     const deployment = await publishManifest(ctx, tx, site, deploy, config, note);
     if ((await storageUsedByUser(tx, userId)) > plan.storageBytes) throw quotaExceeded(plan.storageBytes);

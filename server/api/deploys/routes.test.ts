@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { DEPLOY_TEXT, type DeployResponse } from "../../../common/deploys";
 import type { DeploymentResponse, SiteResponse } from "../../../common/sites";
-import { deploys, deployUploads } from "../../db/schema";
+import { deploys, deployUploads, siteFiles } from "../../db/schema";
 import { sweepOrphans } from "../../services/sweepOrphans";
 import {
   bytesOf,
@@ -125,6 +125,43 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     expect((await publish(client, site.id, opened.id)).json<DeployResponse>().deployment).toMatchObject({ version: 2, status: "success" });
     expect((await server.edge.get(hostOf(site.url), "/docs/guide/")).text).toBe("<p>guide, second edition</p>");
     expect((await server.edge.get(`${site.subdomain}--v1.localhost:8080`, "/docs/guide/")).text).toBe("<p>guide</p>");
+  });
+
+  it("resets the working tree to each version, a file becoming a folder and back included", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    const first = [
+      { path: "docs", content: "a file named docs" },
+      { path: "a/b/c.html", content: "<p>c</p>" },
+    ];
+    const second = [
+      { path: "docs/index.html", content: "<p>docs</p>" },
+      { path: "a/b/c.html", content: "<p>c, changed</p>" },
+      { path: "a/d.html", content: "<p>d</p>" },
+    ];
+    const tree = async () =>
+      (await server.ctx.db.select().from(siteFiles).where(eq(siteFiles.site_id, site.id)))
+        .map((f) => [f.file_path, f.is_folder, f.parent_folder, f.filename, f.sha256, f.file_size])
+        .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    const expected = (files: FileSpec[], folders: string[]) =>
+      [
+        ...folders.map((f) => [f, true, f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : null, f.slice(f.lastIndexOf("/") + 1), null, 0]),
+        ...files.map((f) => [
+          f.path,
+          false,
+          f.path.includes("/") ? f.path.slice(0, f.path.lastIndexOf("/")) : null,
+          f.path.slice(f.path.lastIndexOf("/") + 1),
+          sha256Of(f.content),
+          bytesOf(f.content).length,
+        ]),
+      ].sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    const v1 = (await deployFiles(client, site.id, first)).published.deployment!;
+    expect(await tree()).toEqual(expected(first, ["a", "a/b"]));
+    await deployFiles(client, site.id, second);
+    expect(await tree()).toEqual(expected(second, ["a", "a/b", "docs"]));
+    expect((await client.post(`/api/sites/${site.id}/deployments/${v1.id}/rollback`, {})).statusCode).toBe(200);
+    expect(await tree()).toEqual(expected(first, ["a", "a/b"]));
+    expect((await server.edge.get(hostOf(site.url), "/docs")).text).toBe("a file named docs");
   });
 
   it("answers every step's retry as the first time", async () => {

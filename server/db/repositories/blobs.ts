@@ -22,6 +22,15 @@ export async function lockBlobs(tx: Executor, shas: Iterable<string>): Promise<v
   await tx.execute(sql`select count(pg_advisory_xact_lock(${BLOB_LOCK_SPACE}, b)) from unnest(${`{${buckets.join(",")}}`}::int[]) as b`);
 }
 
+/** lockBlobs for every digest of a deploy's manifest, found by SQL rather than sent from here. */
+export async function lockBlobsOfDeploy(tx: Executor, deployId: string): Promise<void> {
+  await tx.execute(sql`
+    select count(pg_advisory_xact_lock(${BLOB_LOCK_SPACE}, b)) from unnest((
+      select array_agg(distinct ('x' || substr(m.sha256, 1, 2))::bit(8)::int order by ('x' || substr(m.sha256, 1, 2))::bit(8)::int)
+      from deploys d cross join lateral jsonb_to_recordset(d.manifest) as m(sha256 text) where d.id = ${deployId}
+    )) as b`);
+}
+
 export async function registerBlobs(tx: Executor, entries: { sha256: string; size: number }[]): Promise<void> {
   const unique = [...new Map(entries.map((e) => [e.sha256, e])).values()];
   for (let i = 0; i < unique.length; i += 1000) {
