@@ -11,17 +11,22 @@
 //        → 204. The server streams them to the blob store and checks digest and size against the
 //          manifest. Sending a digest already received again → 204.
 //   POST /api/sites/:siteId/deploys/:deployId/files  an uncompressed tar (application/x-tar)
-//        whose entries are named by their digest: many small files in one request.
+//        whose entries are plain files named by their digest: many small files in one request.
+//        Any entry that is not one of the deploy's files, of its size, once, refuses the whole tar.
 //        → 200 DeployResponse (what is still missing).
 //   POST /api/sites/:siteId/deploys/:deployId/publish  → 200 DeployResponse, `deployment` set.
 //        Atomic, exactly as a dashboard upload: the `_redirects` and `_headers` checks, then a new
 //        version, live at once, or a draft served on its own host `{sub}--v{n}` until promoted.
-//        Publishing a deploy already published answers the same deployment again.
+//        Publishing a deploy already published answers the same deployment again. A bad
+//        `_redirects` line is a 200 with status "failed" and `error` (the live site unchanged);
+//        files still missing are a 409 and a full account a 413, both leaving the deploy open.
 //   GET  /api/sites/:siteId/deploys/:deployId       → DeployResponse
 //
 // In one request (for curl):
 //   POST /api/sites/:siteId/deploys?draft=true&message=…   body: a zip (application/zip) or a
-//        .tar.gz (application/gzip) of the folder → 201 DeployResponse, published.
+//        .tar.gz (application/gzip or application/x-gzip) of the folder → 201 DeployResponse,
+//        published. Unpacked as a zip uploaded in the dashboard is (its limits; a single top
+//        folder, and a leading "./", are stripped).
 //
 // Around it:
 //   POST /api/sites                 CreateSiteRequest (application/json) → 201 SiteResponse: an
@@ -29,8 +34,9 @@
 //   POST /api/sites/:siteId/deployments/:deploymentId/promote  → DeploymentResponse (a draft goes live)
 //   POST /api/sites/:siteId/deployments/:deploymentId/rollback → DeploymentResponse (existing)
 //
-// A deploy that is never published never touches the live site; the worker deletes it, and the
-// bytes only it uploaded, once it is older than DEPLOY_OPEN_HOURS.
+// A deploy that is never published never touches the live site. The worker deletes every deploy
+// once it is older than DEPLOY_OPEN_HOURS (its GET then answers 404; a version it published stays
+// in the deployments list), and with an unpublished one the bytes only it uploaded.
 // Tokens: creating, uploading, publishing and promoting need "deploy"; reading, "read".
 import { z } from "zod";
 import { formatPlanBytes } from "./plans";

@@ -103,6 +103,9 @@ export const SITE_TEXT = {
   deployFailed: "Deployment failed",
   deployInProgress: "Deployment in progress",
   visitSite: "Visit Site",
+  /** A version published as a draft (the deploy API), served on its own address only. */
+  draftBadge: "Draft",
+  draftBadgeTitle: "Published as a draft: only its own address serves it until it is made live",
   noDeployments: "No deployments yet",
   noDeploymentsDescription: "Upload files and deploy your site to see deployment history.",
   editSettings: "Edit Settings",

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { DEPLOY_TEXT, type DeployResponse } from "../../../common/deploys";
 import type { DeploymentResponse, SiteResponse } from "../../../common/sites";
-import { deploys, deployUploads, siteFiles } from "../../db/schema";
+import { deploys, deployUploads, siteFiles, users } from "../../db/schema";
 import { sweepOrphans } from "../../services/sweepOrphans";
 import {
   bytesOf,
@@ -257,6 +257,83 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     // Pro's limits are Pro's.
     await setPlan(server, user.id, "pro");
     expect((await openDeploy(client, site.id, { files })).statusCode).toBe(201);
+  });
+
+  it("checks the quota again when publishing, and leaves the deploy open when it is refused", async () => {
+    const { client, user } = await signedInClient(server);
+    const site = await emptySite(client);
+    await deployFiles(client, site.id, SITE);
+    const next = [{ path: "index.html", content: `<h1>Heavier (${driver})</h1>` }];
+    const deploy = (await openDeploy(client, site.id, { files: manifestOf(next) })).json<DeployResponse>();
+    expect((await putFile(client, site.id, deploy.id, next[0]!.content)).statusCode).toBe(204);
+    // Meanwhile the account filled up (another upload, say): the publish's own check refuses it.
+    await server.ctx.db
+      .update(users)
+      .set({ storageUsed: 500 * 1024 * 1024 - 5 })
+      .where(eq(users.id, user.id));
+    const refused = await publish(client, site.id, deploy.id);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([413, "quota_exceeded"]);
+    expect((await client.get(`/api/sites/${site.id}/deploys/${deploy.id}`)).json<DeployResponse>()).toMatchObject({
+      status: "uploading",
+      deployment: null,
+    });
+    expect((await client.get(`/api/sites/${site.id}`)).json()).toMatchObject({ live_version: 1 });
+    expect((await server.edge.get(hostOf(site.url), "/")).text).toBe("<h1>Home</h1>");
+    // Room again: the same deploy publishes.
+    await server.ctx.db.update(users).set({ storageUsed: 0 }).where(eq(users.id, user.id));
+    expect((await publish(client, site.id, deploy.id)).json<DeployResponse>()).toMatchObject({ status: "published", deployment: { version: 2 } });
+  });
+
+  it("publishes a deploy once when two publishes race", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    const deploy = (await openDeploy(client, site.id, { files: manifestOf(SITE) })).json<DeployResponse>();
+    const tar = digestTarOf(SITE);
+    const uploads = await Promise.all([postTar(client, site.id, deploy.id, tar), postTar(client, site.id, deploy.id, tar)]);
+    expect(uploads.map((u) => u.statusCode)).toEqual([200, 200]);
+    const [one, two] = await Promise.all([publish(client, site.id, deploy.id), publish(client, site.id, deploy.id)]);
+    expect([one.statusCode, two.statusCode]).toEqual([200, 200]);
+    expect(one.json<DeployResponse>().deployment!.id).toBe(two.json<DeployResponse>().deployment!.id);
+    expect((await client.get(`/api/sites/${site.id}/deployments`)).json().deployments).toHaveLength(1);
+  });
+
+  it("refuses every change to a deleted site's deploys, and another user's deploy is not found", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    const deploy = (await openDeploy(client, site.id, { files: manifestOf(SITE) })).json<DeployResponse>();
+    const other = await signedInClient(server);
+    const theirs = await emptySite(other.client);
+    expect((await other.client.get(`/api/sites/${theirs.id}/deploys/${deploy.id}`)).json().error.code).toBe("deploy_not_found");
+    expect((await putFile(other.client, theirs.id, deploy.id, SITE[0]!.content)).statusCode).toBe(404);
+    expect((await client.get(`/api/sites/${site.id}/deploys/not-an-id`)).statusCode).toBe(404);
+
+    expect((await client.delete(`/api/sites/${site.id}`)).statusCode).toBe(200);
+    for (const response of [
+      await openDeploy(client, site.id, { files: manifestOf(SITE) }),
+      await putFile(client, site.id, deploy.id, SITE[0]!.content),
+      await postTar(client, site.id, deploy.id, digestTarOf(SITE)),
+      await publish(client, site.id, deploy.id),
+    ])
+      expect([response.statusCode, response.json().error.code]).toEqual([409, "site_deleted"]);
+    expect((await client.get(`/api/sites/${site.id}/deploys/${deploy.id}`)).statusCode).toBe(200);
+  });
+
+  it("creates sites from JSON within the account's cap, from the pool, leaving the wizard's reservation alone", async () => {
+    const { client } = await signedInClient(server);
+    const reserved = (await client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain;
+    const made = await emptySite(client, "From the CLI");
+    expect(made.subdomain).not.toBe(reserved);
+    expect((await client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain).toBe(reserved);
+    expect((await client.post("/api/sites", { name: "" })).json().error.message).toBe("Site name is required");
+    const capped = await getTestServer(driver, { env: { BERTH_MAX_SITES_PER_ACCOUNT: "1" } });
+    try {
+      const owner = await signedInClient(capped);
+      expect((await owner.client.post("/api/sites", { name: "One" })).statusCode).toBe(201);
+      const second = await owner.client.post("/api/sites", { name: "Two" });
+      expect([second.statusCode, second.json().error.code]).toEqual([409, "site_limit_reached"]);
+    } finally {
+      await capped.close();
+    }
   });
 
   it("refuses unsafe and duplicate paths, and a path that is both a file and a folder", async () => {
