@@ -3,7 +3,7 @@
 import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tarGzOf, tarOf, tarHeader, paxEntry, type TarSpec } from "../test/uploads/tarBuilder";
+import { paxEntry, tarEntry, tarGzOf, tarHeader, tarOf, type TarSpec } from "../test/uploads/tarBuilder";
 import { createSandbox, expectUploadError, filesUnder, sha256, type Sandbox } from "../test/uploads/sandbox";
 import type { UploadErrorCode } from "./errors";
 import { extractTarGz } from "./extractTar";
@@ -75,7 +75,19 @@ describe("extractTarGz", () => {
       tarGzOf(Array.from({ length: 5 }, (_, i) => ({ name: `f${i}`, content: Buffer.alloc(MB, i) }))),
       "zip_too_large",
     ],
-    ["a bomb of zeros after the end marker", gzipSync(Buffer.concat([tarOf([good]), Buffer.alloc(8 * MB)])), "zip_too_large"],
+    [
+      "a bomb of extension headers (counted as unpacked bytes)",
+      gzipSync(
+        tarOf(
+          Array.from({ length: 10 }, (_, i) => [
+            ...Array.from({ length: 8 }, () => tarEntry({ name: "g", type: "g", content: Buffer.alloc(60 * 1024, 0x61) })),
+            tarEntry({ name: `f${i}`, content: "x" }),
+          ]).flat(),
+        ),
+      ),
+      "zip_too_large",
+    ],
+    ["a bomb of zeros after the end marker", gzipSync(Buffer.concat([tarOf([good]), Buffer.alloc(8 * MB)])), "tar_invalid"],
     [
       "a compressed stream over the limit",
       gzipSync(Buffer.concat([tarOf([good]), Buffer.alloc(1)])),

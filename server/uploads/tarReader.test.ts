@@ -92,6 +92,16 @@ describe("readTarEntries", () => {
     ["a pax size that is not a number", () => tarOf([paxEntry({ size: "-1" }), { name: "a" }]), /pax header/],
     ["a huge GNU long name", () => tarOf([tarEntry({ name: "L", type: "L", content: "x".repeat(70 * 1024) }), { name: "a" }]), /too large/],
     ["an extension header at the end", () => tarOf([paxEntry({ path: "a" })]), /ends after an extension header/],
+    [
+      "extension headers without end",
+      () => tarOf([...Array.from({ length: 9 }, () => tarEntry({ name: "g", type: "g", content: "9 a=b\n" })), { name: "a" }]),
+      /too many extension headers/,
+    ],
+    [
+      "more zeros after the end marker than padding needs",
+      () => Buffer.concat([tarOf([{ name: "a" }]), Buffer.alloc(1024 * 1024 + 1)]),
+      /after its end marker/,
+    ],
   ];
 
   it.each(damaged)("refuses %s", async (_name, build, message) => {

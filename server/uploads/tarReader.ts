@@ -7,6 +7,13 @@
 const BLOCK = 512;
 /** The longest GNU long name or pax header accepted: real ones are a path or two. */
 const MAX_META_BYTES = 64 * 1024;
+/** Extension headers in a row before an entry: real archives write one or two. */
+const MAX_META_HEADERS = 8;
+/**
+ * Zeros accepted after the end marker: archivers pad to their record size (GNU tar's is 10 KB),
+ * and a stream of zeros sent for ever must not be read for ever.
+ */
+const MAX_TRAILING_BYTES = 1024 * 1024;
 
 /** The archive is not one Berth can read: damaged, cut short, or not a tar at all. */
 export class TarFormatError extends Error {}
@@ -90,10 +97,13 @@ class ByteReader {
     for await (const chunk of this.take(n)) void chunk;
   }
 
-  /** Whether every byte still to come is zero: what may follow the end marker. */
-  async restIsZero(): Promise<boolean> {
+  /** Whether every byte still to come is zero, and there are at most `max` of them: what may follow the end marker. */
+  async restIsZero(max: number): Promise<boolean> {
+    let seen = 0;
     for (;;) {
       for (const chunk of this.buffered) if (chunk.some((byte) => byte !== 0)) return false;
+      seen += this.length;
+      if (seen > max) return false;
       this.buffered = [];
       this.length = 0;
       if (!(await this.fill())) return true;
@@ -194,8 +204,10 @@ export async function* readTarEntries(source: AsyncIterable<Buffer | Uint8Array>
   const reader = new ByteReader(source[Symbol.asyncIterator]());
   let longName: string | undefined;
   let pax = new Map<string, string>();
+  let metaHeaders = 0;
   const readMeta = async (size: number): Promise<Buffer> => {
     if (size > MAX_META_BYTES) throw new TarFormatError("The archive has an extension header too large to read");
+    if (++metaHeaders > MAX_META_HEADERS) throw new TarFormatError("The archive has too many extension headers in a row");
     const data = await reader.read(size);
     if (data === null && size > 0) throw new TarFormatError("The archive is cut short");
     await reader.skip(tarPadding(size));
@@ -206,7 +218,7 @@ export async function* readTarEntries(source: AsyncIterable<Buffer | Uint8Array>
     if (header === null) throw new TarFormatError("The archive is cut short (it has no end marker)");
     if (header.every((byte) => byte === 0)) {
       if (longName !== undefined || pax.size > 0) throw new TarFormatError("The archive ends after an extension header");
-      if (!(await reader.restIsZero())) throw new TarFormatError("The archive has data after its end marker");
+      if (!(await reader.restIsZero(MAX_TRAILING_BYTES))) throw new TarFormatError("The archive has data after its end marker");
       return;
     }
     verifyChecksum(header);
@@ -237,6 +249,7 @@ export async function* readTarEntries(source: AsyncIterable<Buffer | Uint8Array>
     if (!Number.isSafeInteger(dataSize)) throw new TarFormatError("The archive has an entry too large to read");
     longName = undefined;
     pax = new Map();
+    metaHeaders = 0;
     // Only a file's data is handed on; whatever follows another kind of entry is skipped.
     const bodySize = type === "file" ? dataSize : 0;
     let left = bodySize;
