@@ -11,17 +11,22 @@
 //        → 204. The server streams them to the blob store and checks digest and size against the
 //          manifest. Sending a digest already received again → 204.
 //   POST /api/sites/:siteId/deploys/:deployId/files  an uncompressed tar (application/x-tar)
-//        whose entries are named by their digest: many small files in one request.
+//        whose entries are plain files named by their digest: many small files in one request.
+//        Any entry that is not one of the deploy's files, of its size, once, refuses the whole tar.
 //        → 200 DeployResponse (what is still missing).
 //   POST /api/sites/:siteId/deploys/:deployId/publish  → 200 DeployResponse, `deployment` set.
 //        Atomic, exactly as a dashboard upload: the `_redirects` and `_headers` checks, then a new
 //        version, live at once, or a draft served on its own host `{sub}--v{n}` until promoted.
-//        Publishing a deploy already published answers the same deployment again.
+//        Publishing a deploy already published answers the same deployment again. A bad
+//        `_redirects` line is a 200 with status "failed" and `error` (the live site unchanged);
+//        files still missing are a 409 and a full account a 413, both leaving the deploy open.
 //   GET  /api/sites/:siteId/deploys/:deployId       → DeployResponse
 //
 // In one request (for curl):
 //   POST /api/sites/:siteId/deploys?draft=true&message=…   body: a zip (application/zip) or a
-//        .tar.gz (application/gzip) of the folder → 201 DeployResponse, published.
+//        .tar.gz (application/gzip or application/x-gzip) of the folder → 201 DeployResponse,
+//        published. Unpacked as a zip uploaded in the dashboard is (its limits; a single top
+//        folder, and a leading "./", are stripped).
 //
 // Around it:
 //   POST /api/sites                 CreateSiteRequest (application/json) → 201 SiteResponse: an
@@ -29,11 +34,16 @@
 //   POST /api/sites/:siteId/deployments/:deploymentId/promote  → DeploymentResponse (a draft goes live)
 //   POST /api/sites/:siteId/deployments/:deploymentId/rollback → DeploymentResponse (existing)
 //
-// A deploy that is never published never touches the live site; the worker deletes it, and the
-// bytes only it uploaded, once it is older than DEPLOY_OPEN_HOURS.
+// A deploy that is never published never touches the live site. The worker deletes every deploy
+// once it is older than DEPLOY_OPEN_HOURS (its GET then answers 404; a version it published stays
+// in the deployments list), and with an unpublished one the bytes only it uploaded.
 // Tokens: creating, uploading, publishing and promoting need "deploy"; reading, "read".
 import { z } from "zod";
+import { formatPlanBytes } from "./plans";
 import { CreateSiteFields } from "./sites";
+import { formatUploadLimit } from "./uploads";
+
+const bytes = (n: number) => `${n.toLocaleString("en-US")} bytes`;
 
 /** The most files one deploy may hold. */
 export const DEPLOY_MAX_FILES = 50_000;
@@ -44,14 +54,30 @@ export const DEPLOY_OPEN_HOURS = 24;
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/** The largest manifest (the JSON body that opens a deploy): 50,000 entries of ordinary paths fit in it. */
+export const DEPLOY_MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+
 export const DEPLOY_TEXT = {
   tooManyFiles: `A deploy can hold at most ${DEPLOY_MAX_FILES.toLocaleString("en-US")} files`,
   duplicatePath: (path: string) => `The manifest lists ${path} twice`,
+  invalidPath: (path: string, reason: string) => `${reason}: ${path}`,
+  fileAndFolder: (path: string) => `The manifest has both a file and a folder named ${path}`,
+  sizeConflict: (sha256: string) => `The manifest gives the digest ${sha256} two different sizes`,
   badDigest: "A file's sha256 must be 64 lowercase hexadecimal characters",
   emptyManifest: "There are no files to deploy",
   notInManifest: (sha256: string) => `No file in this deploy has the digest ${sha256}`,
   digestMismatch: (sha256: string) => `The bytes sent do not match the digest ${sha256}`,
   sizeMismatch: (path: string, expected: number, got: number) => `${path} should be ${expected} bytes, but ${got} were sent`,
+  /** The body ran past the manifest's size, and the server stopped reading it there. */
+  sizeExceeded: (path: string, expected: number) => `${path} should be ${expected} bytes, but more were sent`,
+  /** Before any byte: one file of the manifest is over the plan's largest file. */
+  fileTooLarge: (path: string, size: number, maxBytes: number) =>
+    `${path} is ${bytes(size)}; the largest file your plan allows is ${formatUploadLimit(maxBytes)} (${bytes(maxBytes)})`,
+  /** Before any byte: the files the account does not store yet would take it past its plan's storage. */
+  storageExceeded: (used: number, adding: number, quota: number) =>
+    `This deploy would take your storage past your plan's ${formatPlanBytes(quota)}: it adds ${bytes(adding)} to the ${bytes(used)} you store, and the limit is ${bytes(quota)}. Delete files or sites you no longer need, or ask the operator for a bigger plan.`,
+  unsupportedBody: "Send a JSON manifest, a zip (application/zip) or a .tar.gz (application/gzip)",
+  tarRequired: "Send the files as an uncompressed tar (application/x-tar)",
   stillMissing: (count: number) => `${count} ${count === 1 ? "file has" : "files have"} not been uploaded yet`,
   deployNotFound: "Deploy not found",
   deployClosed: "This deploy was already published or has expired; start a new one",
@@ -72,6 +98,13 @@ export const CreateDeployRequest = z.object({
 });
 export type CreateDeployRequest = z.input<typeof CreateDeployRequest>;
 
+/** The query of a deploy in one request (`?draft=true&message=…`): the same message rule as a manifest. */
+export const DeployArchiveQuery = z.object({
+  draft: z.enum(["true", "false"]).default("false"),
+  message: z.string().trim().max(DEPLOY_MESSAGE_MAX).optional(),
+});
+export type DeployArchiveQuery = z.input<typeof DeployArchiveQuery>;
+
 /** The same name and description rules as the wizard; no subdomain: the pool gives one. */
 export const CreateSiteRequest = CreateSiteFields.omit({ subdomain: true });
 export type CreateSiteRequest = z.input<typeof CreateSiteRequest>;
@@ -79,29 +112,28 @@ export type CreateSiteRequest = z.input<typeof CreateSiteRequest>;
 export const DEPLOY_STATUSES = ["uploading", "published", "failed"] as const;
 export type DeployStatus = (typeof DEPLOY_STATUSES)[number];
 
-export interface DeployResponse {
-  id: string;
-  site_id: string;
-  status: DeployStatus;
-  draft: boolean;
-  message: string | null;
-  file_count: number;
-  total_size: number;
-  /** Digests the server still needs, each once. Empty: ready to publish. */
-  missing: string[];
-  /** Set once published: the new version (its `deployment_url` is the draft's address). */
-  deployment: {
-    id: string;
-    version: number;
-    status: string;
-    deployment_url: string | null;
-    error: string | null;
-  } | null;
-  /** The live address of the site (what the CLI prints for a live deploy). */
-  site_url: string | null;
-  /** Why it failed (a bad _redirects line, say), else null. */
-  error: string | null;
-  created_at: string;
-  /** When an unpublished deploy is removed. */
-  expires_at: string;
-}
+export const DeployResponse = z.object({
+  id: z.string(),
+  site_id: z.string(),
+  status: z.enum(DEPLOY_STATUSES),
+  draft: z.boolean(),
+  message: z.string().nullable(),
+  file_count: z.number().int(),
+  total_size: z.number().int(),
+  missing: z.array(z.string()).describe("Digests the server still needs, each once. Empty: ready to publish."),
+  deployment: z
+    .object({
+      id: z.string(),
+      version: z.number().int(),
+      status: z.string(),
+      deployment_url: z.string().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable()
+    .describe("Set once published: the new version (its `deployment_url` is a draft's address)."),
+  site_url: z.string().nullable().describe("The live address of the site (what the CLI prints for a live deploy)."),
+  error: z.string().nullable().describe("Why it failed (a bad _redirects line, say), else null."),
+  created_at: z.string(),
+  expires_at: z.string().describe("When an unpublished deploy is removed."),
+});
+export type DeployResponse = z.infer<typeof DeployResponse>;

@@ -4,6 +4,8 @@
 //   GET    /api/sites                                  → SiteListResponse, newest first
 //   POST   /api/sites              multipart: name, description?, subdomain, then file
 //                                                      → 201 SiteResponse (created, file published as version 1, active)
+//   POST   /api/sites              CreateSiteRequest (JSON, common/deploys.ts)
+//                                                      → 201 SiteResponse (empty, pending; subdomain from the pool)
 //   GET    /api/sites/:id                              → SiteResponse
 //   PATCH  /api/sites/:id          UpdateSiteRequest   → SiteResponse
 //   DELETE /api/sites/:id                              → SiteResponse (marked for deletion; no longer served)
@@ -20,6 +22,8 @@
 //   GET    /api/sites/:id/deployments                  → DeploymentListResponse, newest first
 //   POST   /api/sites/:id/deployments                  → 201 DeploymentResponse (Deploy Now)
 //   POST   /api/sites/:id/deployments/:did/rollback    → DeploymentResponse (that version is live again)
+//   POST   /api/sites/:id/deployments/:did/promote     → DeploymentResponse (a draft goes live)
+//   /api/sites/:id/deploys…                            the deploy API of the CLI: common/deploys.ts
 //   GET    /api/stats                                  → StatsResponse
 //   GET    /api/events                                 → text/event-stream of ServerEvent
 //
@@ -99,6 +103,9 @@ export const SITE_TEXT = {
   deployFailed: "Deployment failed",
   deployInProgress: "Deployment in progress",
   visitSite: "Visit Site",
+  /** A version published as a draft (the deploy API), served on its own address only. */
+  draftBadge: "Draft",
+  draftBadgeTitle: "Published as a draft: only its own address serves it until it is made live",
   noDeployments: "No deployments yet",
   noDeploymentsDescription: "Upload files and deploy your site to see deployment history.",
   editSettings: "Edit Settings",
@@ -293,6 +300,8 @@ export const DeploymentResponse = z.object({
   total_size: z.number().int(),
   note: z.string().nullable().describe('What produced it, e.g. "Uploaded report.pdf", "Rolled back to version 2".'),
   is_live: z.boolean(),
+  /** Published as a draft and not promoted: served on deployment_url only, never live. */
+  draft: z.boolean(),
 });
 export type DeploymentResponse = z.infer<typeof DeploymentResponse>;
 

@@ -55,7 +55,7 @@ export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export const WEBHOOK_EVENT_TEXT: Record<WebhookEvent, { label: string; description: string }> = {
-  "deploy.succeeded": { label: "Deploy succeeded", description: "A new version is live." },
+  "deploy.succeeded": { label: "Deploy succeeded", description: "A new version is live (a draft: once it is promoted)." },
   "deploy.failed": { label: "Deploy failed", description: "A publish failed; the previous version stays live." },
   "deploy.rolled_back": { label: "Rolled back", description: "An earlier version was made live again." },
   "site.deleted": { label: "Site deleted", description: "A site was marked for deletion." },

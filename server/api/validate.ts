@@ -6,10 +6,13 @@ import type { z } from "zod";
 import { AppError } from "../errors";
 import type { RouteDoc } from "./openapi/routeDoc";
 
-/** The JSON body, parsed with the schema the route's doc declares as `body`. */
-export function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S): z.infer<S> {
+/**
+ * The JSON body, parsed with the schema the route's doc declares as `body`. A route that reads its
+ * body as a stream passes what it read as `body`.
+ */
+export function parseBody<S extends z.ZodType>(request: FastifyRequest, schema: S, body: unknown = request.body): z.infer<S> {
   requireDeclared(request, schema, "body", (doc) => doc.body);
-  return parseWith(schema, request.body);
+  return parseWith(schema, body);
 }
 
 /** The query string, parsed with the schema the route's doc declares as `query`. */

@@ -51,6 +51,7 @@ const idsOf = (ids: Ids) => [
   ids.sessionId,
   ids.webhookId,
   ids.deliveryId,
+  ids.deployId,
 ];
 
 describe("the token column of the route table", () => {
@@ -157,7 +158,15 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
       expect(response.statusCode, label).toBe(403);
       expect(response.json<{ error: { code: string } }>().error.code).toBe("token_out_of_scope");
     }
-    for (const secret of [owner.ids.siteId, owner.ids.fileId, owner.ids.linkId, owner.ids.domainId, owner.ids.hostname, owner.ids.webhookId])
+    for (const secret of [
+      owner.ids.siteId,
+      owner.ids.fileId,
+      owner.ids.linkId,
+      owner.ids.domainId,
+      owner.ids.hostname,
+      owner.ids.webhookId,
+      owner.ids.deployId,
+    ])
       expect(response.body, label).not.toContain(secret);
     expect(await state(), label).toEqual(before);
     // Its own site it does reach.

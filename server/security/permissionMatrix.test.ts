@@ -67,7 +67,8 @@ function withForeignFields(shape: Shape, foreign: Ids): Shape {
     return { form: { fields: { ...fields, ...shape.form.fields }, file: shape.form.file } };
   }
   if (shape.json) return { json: { ...extra, ...shape.json } };
-  return {};
+  // Bytes (a deploy's files) have no fields; the foreign ids ride in the query.
+  return shape;
 }
 
 const foreignQuery = (foreign: Ids) =>
@@ -93,6 +94,7 @@ const secretsOf = (ids: Ids) => [
   ids.tokenId,
   ids.webhookId,
   ids.deliveryId,
+  ids.deployId,
 ];
 
 describe("the route table", () => {

@@ -3,7 +3,7 @@ import { DeploymentListResponse, DeploymentResponse } from "../../../common/site
 import type { AppContext } from "../../context";
 import { listDeploymentsForSite } from "../../db/repositories/deployments";
 import { AppError } from "../../errors";
-import { deployNow, rollbackDeployment } from "../../services/manageSite";
+import { deployNow, promoteDeployment, rollbackDeployment } from "../../services/manageSite";
 import { UUID } from "../../services/siteAccess";
 import { routeGuards } from "../routeGuards";
 import { presentDeployment } from "../sites/present";
@@ -48,25 +48,42 @@ export async function deploymentRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  app.post<{ Params: { siteId: string; deploymentId: string } }>(
-    "/api/sites/:siteId/deployments/:deploymentId/rollback",
+  const goLive = [
     {
-      preHandler: guard.ownSiteForChange,
-      config: {
-        token: "deploy",
-        doc: {
-          summary: "Roll back to an earlier version",
-          description: "That version is live again, and the working tree is reset to its files.",
-          tags: ["Deployments"],
-          response: { 200: DeploymentResponse },
-          errors: { 404: "No such deployment of this site." },
+      action: "rollback",
+      makeLive: rollbackDeployment,
+      summary: "Roll back to an earlier version",
+      description: "That version is live again, and the working tree is reset to its files.",
+    },
+    {
+      // A draft goes live exactly as a rollback to it would.
+      action: "promote",
+      makeLive: promoteDeployment,
+      summary: "Promote a draft",
+      description: "The draft goes live, and the working tree is reset to its files. Promoting the live version again answers it as it is.",
+    },
+  ] as const;
+  for (const { action, makeLive, summary, description } of goLive) {
+    app.post<{ Params: { siteId: string; deploymentId: string } }>(
+      `/api/sites/:siteId/deployments/:deploymentId/${action}`,
+      {
+        preHandler: guard.ownSiteForChange,
+        config: {
+          token: "deploy",
+          doc: {
+            summary,
+            description,
+            tags: ["Deployments"],
+            response: { 200: DeploymentResponse },
+            errors: { 404: "No such deployment of this site.", 409: "The deployment cannot go live this way." },
+          },
         },
       },
-    },
-    async (request): Promise<DeploymentResponse> => {
-      if (!UUID.test(request.params.deploymentId)) throw new AppError("deployment_not_found", 404, "Deployment not found");
-      const deployment = await rollbackDeployment(ctx, request.user.id, request.site.id, request.params.deploymentId);
-      return presentDeployment(deployment, deployment.id);
-    },
-  );
+      async (request): Promise<DeploymentResponse> => {
+        if (!UUID.test(request.params.deploymentId)) throw new AppError("deployment_not_found", 404, "Deployment not found");
+        const deployment = await makeLive(ctx, request.user.id, request.site.id, request.params.deploymentId);
+        return presentDeployment(deployment, deployment.id);
+      },
+    );
+  }
 }

@@ -47,6 +47,8 @@ const PARAMETER_TEXT: Record<string, string> = {
   siteId: "The site's id.",
   fileId: "The file's or folder's id.",
   deploymentId: "The deployment's id.",
+  deployId: "The open deploy's id (from POST /api/sites/{siteId}/deploys).",
+  sha256: "The file's SHA-256, 64 lowercase hexadecimal characters.",
   linkId: "The share link's id.",
   domainId: "The custom domain's id.",
   sessionId: "The session's id.",

@@ -15,6 +15,8 @@ import type { z } from "zod";
 export const API_TAGS = {
   Sites: "Create, list, change, delete and restore sites.",
   Files: "A site's working tree. Every change publishes a new deployment at once.",
+  Deploys:
+    "Publish a folder, sending only the files the server lacks: a manifest, the missing files, then publish (live or as a draft); or one zip or .tar.gz.",
   Deployments: "A site's versions: publish the working tree again, or roll back to an earlier one.",
   Analytics: "Page views, visitors and bandwidth, counted at the edge.",
   "Share links": "Private links to a site, and the site's visibility (Pro).",

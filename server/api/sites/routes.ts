@@ -10,11 +10,12 @@ import {
   UpdateScheduleRequest,
   UpdateSiteRequest,
 } from "../../../common/sites";
+import { CreateSiteRequest } from "../../../common/deploys";
 import type { AppContext } from "../../context";
 import { getSiteSummaryForUser, listSitesForUser } from "../../db/repositories/sites";
 import { AppError } from "../../errors";
 import { accountStats } from "../../services/accountStats";
-import { createSite, requireRoomForSite } from "../../services/createSite";
+import { createEmptySite, createSite, requireRoomForSite } from "../../services/createSite";
 import { editSiteDetails } from "../../services/editSiteDetails";
 import { deleteSite, restoreSite } from "../../services/manageSite";
 import { scheduleSite } from "../../services/scheduleSite";
@@ -92,10 +93,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
       config: {
         token: "full",
         doc: {
-          summary: "Create a site from a file",
+          summary: "Create a site",
           description:
-            "The site is created on its reserved subdomain and the file (an HTML page, a PDF, an image or a zip of a folder) is published as version 1.",
+            "As JSON: an empty site on a subdomain from the pool, ready for its first deploy (the deploy API). As multipart: the wizard's way, on the subdomain reserved for you, with the file (an HTML page, a PDF, an image or a zip of a folder) published as version 1.",
           tags: ["Sites"],
+          body: CreateSiteRequest,
           form: { fields: CreateSiteFields, file: "The site's content: one file, or a zip that is unpacked." },
           response: { 201: SiteResponse },
           errors: {
@@ -107,6 +109,10 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
     async (request, reply) => {
       const userId = request.user.id;
+      if ((request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
+        const site = await createEmptySite(ctx, userId, parseBody(request, CreateSiteRequest));
+        return reply.status(201).send(await present(userId, site.id));
+      }
       const result = await readUpload(request, async (rawFields, file) => {
         let fields: CreateSiteFields;
         try {

@@ -42,6 +42,14 @@ export function DeploymentCard({
                 Live
               </span>
             )}
+            {deployment.draft && !deployment.is_live && (
+              <span
+                className="inline-flex h-5 items-center rounded-full border px-2 text-xs font-semibold text-muted-foreground"
+                title={SITE_TEXT.draftBadgeTitle}
+              >
+                {SITE_TEXT.draftBadge}
+              </span>
+            )}
             <StatusText status={status} />
           </div>
           {deployment.note && <p className="mt-1 truncate text-sm text-foreground/80">{deployment.note}</p>}
