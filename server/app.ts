@@ -19,6 +19,7 @@ import { shareLinkRoutes } from "./api/shareLinks/routes";
 import { analyticsRoutes } from "./api/analytics/routes";
 import { domainRoutes, tlsAskRoutes } from "./api/domains/routes";
 import { apiTokenRoutes } from "./api/tokens/routes";
+import { cliRoutes } from "./api/cli/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await analyticsRoutes(api, ctx);
       await domainRoutes(api, ctx);
       await apiTokenRoutes(api, ctx);
+      await cliRoutes(api, ctx);
       await tlsAskRoutes(api, ctx);
     },
     { logLevel: "warn" },

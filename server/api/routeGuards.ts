@@ -6,7 +6,8 @@
 // declaration says which permission it needs (`config: { token: "read" }`); every other route
 // refuses a token (403 session_only), so a route added without thinking about tokens is closed to
 // them. A token for one site reaches that site only: another site is the 404 of a foreign one, and
-// routes that name no site refuse it (403), except the list of sites, which shows only its site.
+// routes that name no site refuse it (403), except the list of sites, which shows only its site,
+// and GET /api/whoami, which tells the caller only about itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import { API_TOKEN_TEXT, type ApiTokenPermission } from "../../common/apiTokens";
 import { SITE_TEXT } from "../../common/sites";
@@ -41,6 +42,8 @@ declare module "fastify" {
     token?: ApiTokenPermission;
     /** The route lists the user's sites and shows a one-site token only its site (it reads request.apiToken). */
     listsSites?: true;
+    /** The route tells the caller about itself (its user and token) and nothing about sites, so a one-site token may call it too. */
+    aboutCaller?: true;
   }
 }
 
@@ -88,14 +91,14 @@ const siteNotFound = () => new AppError("site_not_found", 404, SITE_TEXT.notFoun
 export function routeGuards(ctx: AppContext): RouteGuards {
   /** The token's owner, when the route accepts the token's permission; `names a site`: the route has :siteId. */
   const byToken = async (request: FastifyRequest, reply: FastifyReply, secret: string, namesSite: boolean) => {
-    const { token: needs, listsSites } = request.routeOptions.config;
+    const { token: needs, listsSites, aboutCaller } = request.routeOptions.config;
     if (!needs) throw sessionOnly();
     const found = await authenticateApiToken(ctx, secret, request.ip).catch((error: unknown) => {
       if (error instanceof RateLimitedError) void reply.header("retry-after", String(error.retryAfterSeconds));
       throw error;
     });
     if (!permits(found.token.permission, needs)) throw notPermitted();
-    if (found.token.site_id !== null && !namesSite && !listsSites) throw outOfScope();
+    if (found.token.site_id !== null && !namesSite && !listsSites && !aboutCaller) throw outOfScope();
     grant(request, { user: found.user, apiToken: found.token });
   };
   const identify = (namesSite: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {

@@ -22,6 +22,7 @@ import {
   send,
   shapeOf,
   SITE_LIST_ROUTE,
+  WHOAMI_ROUTE,
   TOKEN_PERMISSIONS,
   type Route,
 } from "../test/security/routeTable";
@@ -134,6 +135,9 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
     if (route.key === SITE_LIST_ROUTE) {
       expect(response.statusCode, label).toBe(200);
       expect(response.json<{ sites: { id: string }[] }>().sites.map((s) => s.id)).toEqual([oneSite.kit.siteId]);
+    } else if (route.key === WHOAMI_ROUTE) {
+      expect(response.statusCode, label).toBe(200);
+      expect(response.json<{ token: { site: { id: string } } }>().token.site.id).toBe(oneSite.kit.siteId);
     } else if (route.params.includes("siteId")) {
       expect(response.statusCode, label).toBe(404);
     } else {

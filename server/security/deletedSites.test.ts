@@ -50,6 +50,7 @@ describe.each(DRIVERS)("a deleted site (%s)", (driver) => {
       sessionId: "",
       reservedSubdomain: "",
       tokenId: "",
+      userCode: "",
     };
     before = (await server.ctx.db.select().from(sites).where(eq(sites.id, ids.siteId)))[0]!;
     const deleted = await client.delete(`/api/sites/${ids.siteId}`);

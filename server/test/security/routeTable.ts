@@ -52,6 +52,9 @@ export const PUBLIC_ROUTES = new Set([
   "POST /api/auth/*",
   // Caddy's on-demand TLS question; answers only whether a hostname is an active domain.
   "GET /internal/tls/ask",
+  // The CLI's sign-in from the browser: it starts signed out, and polls with its own secret.
+  "POST /api/cli/login",
+  "POST /api/cli/login/poll",
 ]);
 
 /** Only admins; everyone else gets the same 404 as an unknown route. */
@@ -96,10 +99,15 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "POST /api/sites/:siteId/domains": "full",
   "POST /api/domains/:domainId/check": "full",
   "DELETE /api/domains/:domainId": "full",
+  // Who the token acts for: any token may ask, a one-site token too (it names no other site).
+  "GET /api/whoami": "read",
 };
 
 /** The one route that takes a one-site token without naming a site: it lists only that site. */
 export const SITE_LIST_ROUTE = "GET /api/sites";
+
+/** The other: it tells the caller about itself (its user and token) and about no site. */
+export const WHOAMI_ROUTE = "GET /api/whoami";
 
 /** Where each path parameter's value comes from. */
 export const PARAM_IDS: Record<string, keyof Ids> = {
@@ -110,6 +118,7 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
   domainId: "domainId",
   sessionId: "sessionId",
   tokenId: "tokenId",
+  userCode: "userCode",
   id: "userId",
 };
 
@@ -161,6 +170,10 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "POST /api/sites/:siteId/domains": () => ({ json: { domain: `${randomBytes(6).toString("hex")}.example.org` } }),
   "PUT /api/sites/:siteId/visibility": () => ({ json: { visibility: "private" } }),
   "POST /api/domains/:domainId/check": () => ({ json: {} }),
+  "POST /api/cli/login": () => ({ json: { client_name: "build-server" } }),
+  "POST /api/cli/login/poll": () => ({ json: { device_code: randomBytes(32).toString("base64url") } }),
+  "POST /api/cli/login/:userCode/approve": () => ({ json: {} }),
+  "POST /api/cli/login/:userCode/deny": () => ({ json: {} }),
   "POST /api/tokens": (ids) => ({ json: { name: "Deploy from CI", permission: "deploy", siteId: ids.siteId, expiresInDays: 30 } }),
   "PATCH /api/admin/users/:id": () => ({ json: { plan: "pro", banned: true } }),
   "POST /api/admin/users/:id/password-reset": () => ({ json: {} }),

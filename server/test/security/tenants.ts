@@ -11,6 +11,7 @@ import type { Route } from "./routeTable";
 import { pngOfSize, png, uploadAvatar } from "../avatars";
 import type { SessionsResponse } from "../../../common/account";
 import type { CreatedApiTokenResponse } from "../../../common/apiTokens";
+import type { DeviceLoginStarted } from "../../../common/deviceLogin";
 import type { DeploymentResponse, SiteFileResponse } from "../../../common/sites";
 
 /** One site with everything hanging off it. */
@@ -35,6 +36,8 @@ export interface Ids extends SiteKit {
   reservedSubdomain: string;
   /** An API token of the tenant's (its id; the secret is not kept). */
   tokenId: string;
+  /** A CLI sign-in request the tenant approved: nobody else may see or answer it. */
+  userCode: string;
 }
 
 export interface Tenant {
@@ -103,8 +106,24 @@ export async function tenant(server: TestServer, overrides: Parameters<typeof bu
       sessionId: await currentSessionId(client),
       reservedSubdomain: reserved.json<{ subdomain: string }>().subdomain,
       tokenId: await createTokenId(client),
+      userCode: await approvedUserCode(server, client),
     },
   };
+}
+
+/** The user code of a new CLI sign-in request, started as the CLI does (signed out, from its own address). */
+export async function pendingUserCode(server: TestServer): Promise<string> {
+  const response = await server.client().post("/api/cli/login", { client_name: "build-server" });
+  if (response.statusCode !== 201) throw new Error(`CLI sign-in failed: ${response.body}`);
+  return response.json<DeviceLoginStarted>().user_code;
+}
+
+/** A CLI sign-in request that `client`'s user approved. */
+export async function approvedUserCode(server: TestServer, client: TestClient): Promise<string> {
+  const code = await pendingUserCode(server);
+  const response = await client.post(`/api/cli/login/${code}/approve`, {});
+  if (response.statusCode !== 200) throw new Error(`approval failed: ${response.body}`);
+  return code;
 }
 
 /** A new API token of `client`'s user, for all their sites: its id. */
@@ -118,7 +137,7 @@ export async function createTokenId(client: TestClient): Promise<string> {
  * The owner's ids for one call that must go through: a site kit shared by the calls that leave it
  * usable (held in `shared`), a fresh one for those that delete or replace something (DELETE,
  * restore, rollback), and what the route uses up (a deleted site to restore, a token or a session
- * to end, a reserved subdomain).
+ * to end, a reserved subdomain, a CLI sign-in request to answer).
  */
 export async function ownerCallIds(server: TestServer, owner: Tenant, route: Route, shared: { kit?: SiteKit }): Promise<Ids> {
   let ids: Ids = owner.ids;
@@ -128,6 +147,7 @@ export async function ownerCallIds(server: TestServer, owner: Tenant, route: Rou
     ids = { ...ids, ...kit };
   }
   if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
+  if (route.url.startsWith("/api/cli/login/:userCode/")) ids = { ...ids, userCode: await pendingUserCode(server) };
   if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
   if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
   if (route.key === "POST /api/sites")
