@@ -33,6 +33,8 @@ export const queryKeys = {
   sessions: ["me-sessions"] as const,
   notifications: ["me-notifications"] as const,
   apiTokens: ["api-tokens"] as const,
+  /** A CLI sign-in request, by its user code ("BCDF-GHJK"). */
+  deviceLogin: (code: string) => ["cli-login", code] as const,
 };
 
 // The list query caches the whole answer (sites and their 7-day views); each hook selects its part.
