@@ -33,7 +33,11 @@
 // bytes only it uploaded, once it is older than DEPLOY_OPEN_HOURS.
 // Tokens: creating, uploading, publishing and promoting need "deploy"; reading, "read".
 import { z } from "zod";
+import { formatPlanBytes } from "./plans";
 import { CreateSiteFields } from "./sites";
+import { formatUploadLimit } from "./uploads";
+
+const bytes = (n: number) => `${n.toLocaleString("en-US")} bytes`;
 
 /** The most files one deploy may hold. */
 export const DEPLOY_MAX_FILES = 50_000;
@@ -44,14 +48,30 @@ export const DEPLOY_OPEN_HOURS = 24;
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
+/** The largest manifest (the JSON body that opens a deploy): 50,000 entries of ordinary paths fit in it. */
+export const DEPLOY_MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+
 export const DEPLOY_TEXT = {
   tooManyFiles: `A deploy can hold at most ${DEPLOY_MAX_FILES.toLocaleString("en-US")} files`,
   duplicatePath: (path: string) => `The manifest lists ${path} twice`,
+  invalidPath: (path: string, reason: string) => `${reason}: ${path}`,
+  fileAndFolder: (path: string) => `The manifest has both a file and a folder named ${path}`,
+  sizeConflict: (sha256: string) => `The manifest gives the digest ${sha256} two different sizes`,
   badDigest: "A file's sha256 must be 64 lowercase hexadecimal characters",
   emptyManifest: "There are no files to deploy",
   notInManifest: (sha256: string) => `No file in this deploy has the digest ${sha256}`,
   digestMismatch: (sha256: string) => `The bytes sent do not match the digest ${sha256}`,
   sizeMismatch: (path: string, expected: number, got: number) => `${path} should be ${expected} bytes, but ${got} were sent`,
+  /** The body ran past the manifest's size, and the server stopped reading it there. */
+  sizeExceeded: (path: string, expected: number) => `${path} should be ${expected} bytes, but more were sent`,
+  /** Before any byte: one file of the manifest is over the plan's largest file. */
+  fileTooLarge: (path: string, size: number, maxBytes: number) =>
+    `${path} is ${bytes(size)}; the largest file your plan allows is ${formatUploadLimit(maxBytes)} (${bytes(maxBytes)})`,
+  /** Before any byte: the files the account does not store yet would take it past its plan's storage. */
+  storageExceeded: (used: number, adding: number, quota: number) =>
+    `This deploy would take your storage past your plan's ${formatPlanBytes(quota)}: it adds ${bytes(adding)} to the ${bytes(used)} you store, and the limit is ${bytes(quota)}. Delete files or sites you no longer need, or ask the operator for a bigger plan.`,
+  unsupportedBody: "Send a JSON manifest, a zip (application/zip) or a .tar.gz (application/gzip)",
+  tarRequired: "Send the files as an uncompressed tar (application/x-tar)",
   stillMissing: (count: number) => `${count} ${count === 1 ? "file has" : "files have"} not been uploaded yet`,
   deployNotFound: "Deploy not found",
   deployClosed: "This deploy was already published or has expired; start a new one",
@@ -73,6 +93,13 @@ export const CreateDeployRequest = z.object({
   draft: z.boolean().default(false),
 });
 export type CreateDeployRequest = z.input<typeof CreateDeployRequest>;
+
+/** The query of a deploy in one request (`?draft=true&message=…`): the same message rule as a manifest. */
+export const DeployArchiveQuery = z.object({
+  draft: z.enum(["true", "false"]).default("false"),
+  message: z.string().trim().max(DEPLOY_MESSAGE_MAX).optional(),
+});
+export type DeployArchiveQuery = z.input<typeof DeployArchiveQuery>;
 
 /** The same name and description rules as the wizard; no subdomain: the pool gives one. */
 export const CreateSiteRequest = CreateSiteFields.omit({ subdomain: true });

@@ -4,6 +4,8 @@
 //   GET    /api/sites                                  → SiteListResponse, newest first
 //   POST   /api/sites              multipart: name, description?, subdomain, then file
 //                                                      → 201 SiteResponse (created, file published as version 1, active)
+//   POST   /api/sites              CreateSiteRequest (JSON, common/deploys.ts)
+//                                                      → 201 SiteResponse (empty, pending; subdomain from the pool)
 //   GET    /api/sites/:id                              → SiteResponse
 //   PATCH  /api/sites/:id          UpdateSiteRequest   → SiteResponse
 //   DELETE /api/sites/:id                              → SiteResponse (marked for deletion; no longer served)
@@ -20,6 +22,8 @@
 //   GET    /api/sites/:id/deployments                  → DeploymentListResponse, newest first
 //   POST   /api/sites/:id/deployments                  → 201 DeploymentResponse (Deploy Now)
 //   POST   /api/sites/:id/deployments/:did/rollback    → DeploymentResponse (that version is live again)
+//   POST   /api/sites/:id/deployments/:did/promote     → DeploymentResponse (a draft goes live)
+//   /api/sites/:id/deploys…                            the deploy API of the CLI: common/deploys.ts
 //   GET    /api/stats                                  → StatsResponse
 //   GET    /api/events                                 → text/event-stream of ServerEvent
 //
@@ -280,6 +284,8 @@ export const DeploymentResponse = z.object({
   /** What produced it, e.g. "Uploaded report.pdf", "Rolled back to version 2". */
   note: z.string().nullable(),
   is_live: z.boolean(),
+  /** Published as a draft and not promoted: served on deployment_url only, never live. */
+  draft: z.boolean(),
 });
 export type DeploymentResponse = z.infer<typeof DeploymentResponse>;
 

@@ -13,6 +13,7 @@ import { meRoutes } from "./api/me/routes";
 import { siteRoutes } from "./api/sites/routes";
 import { fileRoutes } from "./api/files/routes";
 import { deploymentRoutes } from "./api/deployments/routes";
+import { deployRoutes } from "./api/deploys/routes";
 import { eventRoutes } from "./api/events/routes";
 import { adminRoutes } from "./api/admin/routes";
 import { shareLinkRoutes } from "./api/shareLinks/routes";
@@ -98,6 +99,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await siteRoutes(api, ctx);
       await fileRoutes(api, ctx);
       await deploymentRoutes(api, ctx);
+      // Its own scope: its bodies are streams, whatever their type (api/deploys/body.ts).
+      await api.register(async (scope) => deployRoutes(scope, ctx));
       await eventRoutes(api, ctx);
       await adminRoutes(api, ctx);
       await shareLinkRoutes(api, ctx);

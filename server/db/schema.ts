@@ -22,6 +22,7 @@ import {
 import { API_TOKEN_PERMISSIONS } from "../../common/apiTokens";
 import { DEVICE_LOGIN_STATUSES } from "../../common/deviceLogin";
 import { DOMAIN_STATUSES } from "../../common/domains";
+import { DEPLOY_STATUSES } from "../../common/deploys";
 import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -202,6 +203,8 @@ export const deployments = pgTable(
     published_at: timestamp("published_at", { withTimezone: true }),
     // The site's _redirects and _headers rules, parsed when the deployment was published.
     config: jsonb("config"),
+    // Published as a draft: served on its version host only, never live until promoted.
+    is_draft: boolean("is_draft").notNull().default(false),
   },
   (t) => [
     unique("deployments_site_id_version_key").on(t.site_id, t.version),
@@ -246,6 +249,59 @@ export const deploymentFiles = pgTable(
     content_type: text("content_type").notNull(),
   },
   (t) => [primaryKey({ columns: [t.deployment_id, t.path] }), index("deployment_files_sha256_idx").on(t.sha256)],
+);
+
+/**
+ * A deploy through the API, open while its files arrive (status "uploading"), then published or
+ * failed. The manifest is one jsonb array of { path, sha256, size, content_type } sorted by path,
+ * so a publish copies it into deployment_files in one statement. manifest_hash (the manifest,
+ * message and draft flag) finds the open deploy a rerun resumes; null for a one-request deploy.
+ */
+export const deploys = pgTable(
+  "deploys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    manifest: jsonb("manifest").notNull(),
+    manifest_hash: text("manifest_hash"),
+    file_count: integer("file_count").notNull(),
+    total_size: bigint("total_size", { mode: "number" }).notNull(),
+    message: text("message"),
+    draft: boolean("draft").notNull().default(false),
+    status: text("status", { enum: DEPLOY_STATUSES }).notNull().default("uploading"),
+    deployment_id: uuid("deployment_id").references(() => deployments.id, { onDelete: "set null" }),
+    error: text("error"),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("deploys_open_manifest_key")
+      .on(t.site_id, t.manifest_hash)
+      .where(sql`${t.status} = 'uploading'`),
+    index("deploys_expires_at_idx").on(t.expires_at),
+    check("deploys_status_check", sql`${t.status} in ('uploading', 'published', 'failed')`),
+  ],
+);
+
+/**
+ * The files an open deploy has received, by digest. Until the publish refers to them from
+ * deployment_files, these rows are what keeps the bytes from the orphan sweep and from a release
+ * elsewhere (blobsNothingRefersTo counts them while their deploy is open).
+ */
+export const deployUploads = pgTable(
+  "deploy_uploads",
+  {
+    deploy_id: uuid("deploy_id")
+      .notNull()
+      .references(() => deploys.id, { onDelete: "cascade" }),
+    sha256: text("sha256").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deploy_id, t.sha256] }), index("deploy_uploads_sha256_idx").on(t.sha256)],
 );
 
 /**

@@ -1,10 +1,11 @@
-// A site's lifecycle: deploy now, roll back, delete (restorable for the grace period, DELETION_GRACE_DAYS) and restore.
+// A site's lifecycle: deploy now, roll back, promote a draft, delete (restorable for the grace
+// period, DELETION_GRACE_DAYS) and restore.
+import { DEPLOY_TEXT } from "../../common/deploys";
 import type { AppContext } from "../context";
-import { getDeploymentForSite, getManifest, type Deployment } from "../db/repositories/deployments";
-import { ancestorFolders, deleteAllSiteFiles, ensureFolders, upsertFiles } from "../db/repositories/siteFiles";
-import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, setLiveDeployment, type Site, type SiteSummary } from "../db/repositories/sites";
+import { getDeploymentForSite, type Deployment } from "../db/repositories/deployments";
+import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, type Site, type SiteSummary } from "../db/repositories/sites";
 import { AppError } from "../errors";
-import { publishDeployment } from "./publishDeployment";
+import { makeLive, publishDeployment } from "./publishDeployment";
 import { requireNotDeleted, requireSite } from "./siteAccess";
 
 /** The caller has checked that the site is the user's and not deleted (requireSiteForChange). */
@@ -19,26 +20,45 @@ export async function deployNow(ctx: AppContext, site: SiteSummary): Promise<Dep
  * Files tab builds on what is live.
  */
 export async function rollbackDeployment(ctx: AppContext, userId: string, siteId: string, deploymentId: string): Promise<Deployment> {
-  const { site, target } = await ctx.db.transaction(async (tx) => {
+  return goLive(ctx, userId, siteId, deploymentId, () => undefined);
+}
+
+/**
+ * Makes a draft live, exactly as a rollback to it would. Anything else that is not live is an
+ * older version, for rollback; the live one is answered as it is, so a retried promotion succeeds.
+ */
+export async function promoteDeployment(ctx: AppContext, userId: string, siteId: string, deploymentId: string): Promise<Deployment> {
+  return goLive(ctx, userId, siteId, deploymentId, (site, target) => {
+    if (target.id === site.live_deployment_id) return target;
+    if (!target.is_draft) throw new AppError("not_a_draft", 409, DEPLOY_TEXT.notADraft);
+    return undefined;
+  });
+}
+
+/** `check` refuses the target (throws) or answers without a change (returns it); undefined goes ahead. */
+async function goLive(
+  ctx: AppContext,
+  userId: string,
+  siteId: string,
+  deploymentId: string,
+  check: (site: Site, target: Deployment) => Deployment | undefined,
+): Promise<Deployment> {
+  const { site, target, changed } = await ctx.db.transaction(async (tx) => {
     const site = await lockSiteForUser(tx, userId, siteId);
     if (!site) throw new AppError("site_not_found", 404, "Site not found");
     requireNotDeleted(site);
     const target = await getDeploymentForSite(tx, site.id, deploymentId);
     if (!target) throw new AppError("deployment_not_found", 404, "Deployment not found");
     if (target.status !== "success") throw new AppError("deployment_not_live", 409, "Only a successful deployment can be made live.");
-    const manifest = await getManifest(tx, target.id);
-    await deleteAllSiteFiles(tx, site.id);
-    await ensureFolders(tx, site.id, ancestorFolders(manifest.map((f) => f.path)));
-    await upsertFiles(
-      tx,
-      site.id,
-      manifest.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: f.content_type })),
-    );
-    await setLiveDeployment(tx, site.id, target.id);
-    return { site, target };
+    const unchanged = check(site, target);
+    if (unchanged) return { site, target: unchanged, changed: false };
+    await makeLive(tx, site.id, target.id);
+    return { site, target: { ...target, is_draft: false }, changed: true };
   });
-  notifySite(ctx, site);
-  ctx.events.emit("deployment", { userId, siteId: site.id, subdomain: site.subdomain, deployment: target });
+  if (changed) {
+    notifySite(ctx, site);
+    ctx.events.emit("deployment", { userId, siteId: site.id, subdomain: site.subdomain, deployment: target });
+  }
   return target;
 }
 

@@ -96,7 +96,7 @@ export async function stageUpload(
 }
 
 /** Asks the store about a few blobs at a time: a zip of 10,000 files is 10,000 requests on S3. */
-async function missingBlobs(store: BlobStore, shas: string[]): Promise<string[]> {
+export async function missingBlobs(store: BlobStore, shas: string[]): Promise<string[]> {
   const queue = [...new Set(shas)];
   const missing: string[] = [];
   const worker = async () => {

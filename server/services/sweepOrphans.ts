@@ -3,12 +3,16 @@
 // or released by a transaction that committed just before the process died, before the bytes
 // went), the temporary files of the blob store and of zip uploads, compressed forms of blobs that
 // were released while they were being made, and deployments a dead process left in progress.
+// Deploys through the API that were never published go once they expire (DEPLOY_OPEN_HOURS),
+// and the files only they had received are then orphans like any other.
 //
 // An upload's blobs are unreferenced until its commit, so age is what protects them: the store's
 // own modification time, which a put of bytes already stored renews (BlobStore.put). The grace
-// period must therefore be longer than the slowest upload.
+// period must therefore be longer than the slowest upload. A deploy's files wait for its publish
+// far longer than that, so its deploy_uploads rows refer to them until it is published or gone.
 import type { AppContext } from "../context";
 import { blobsNothingRefersTo, deleteBlobRows, lockBlobs } from "../db/repositories/blobs";
+import { deleteExpiredDeploys } from "../db/repositories/deploys";
 import { failDeploymentsStartedBefore } from "../db/repositories/deployments";
 import { deleteStrandedVariants } from "../db/repositories/variants";
 import { removeStaleTempFiles } from "../storage/fs";
@@ -25,6 +29,8 @@ export interface SweepResult {
   temporaries: number;
   variants: number;
   deployments: number;
+  /** Deploys through the API past their expiry, published or not. */
+  deploys: number;
 }
 
 /** How often the worker sweeps: twice per grace period, between once a second and once an hour. */
@@ -46,6 +52,9 @@ export async function sweepOrphans(ctx: SweepContext, now = new Date()): Promise
   for (const { deployment, userId, subdomain } of abandoned)
     ctx.events.emit("deployment", { userId, siteId: deployment.site_id, subdomain, deployment });
 
+  // Their received files become orphans here, and go below once old enough.
+  const deploys = await deleteExpiredDeploys(ctx.db, now);
+
   // Their compressed forms become unreferenced here, and go below once old enough.
   const variants = (await deleteStrandedVariants(ctx.db, cutoff)).length;
 
@@ -62,8 +71,8 @@ export async function sweepOrphans(ctx: SweepContext, now = new Date()): Promise
   }
   await judge();
 
-  const result = { blobs, temporaries, variants, deployments: abandoned.length };
-  if (blobs + temporaries + variants + abandoned.length > 0) ctx.log.info(result, "swept what an interrupted operation left behind");
+  const result = { blobs, temporaries, variants, deployments: abandoned.length, deploys };
+  if (blobs + temporaries + variants + abandoned.length + deploys > 0) ctx.log.info(result, "swept what an interrupted operation left behind");
   return result;
 }
 

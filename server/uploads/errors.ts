@@ -18,7 +18,9 @@ export type UploadErrorCode =
   | "zip_special_file"
   | "zip_duplicate_path"
   | "zip_too_many_entries"
-  | "zip_too_large";
+  | "zip_too_large"
+  | "tar_invalid"
+  | "tar_hard_link";
 
 const STATUS: Record<UploadErrorCode, number> = {
   unsupported_type: 415,
@@ -34,6 +36,8 @@ const STATUS: Record<UploadErrorCode, number> = {
   zip_special_file: 400,
   zip_duplicate_path: 400,
   zip_too_many_entries: 400,
+  tar_invalid: 400,
+  tar_hard_link: 400,
 };
 
 export class UploadError extends AppError {
@@ -96,4 +100,12 @@ export const zipError = {
     new UploadError("zip_too_large", ZIP_TITLE, `The archive unpacks to more than ${formatUploadLimit(maxTotalBytes)}`),
   fileTooLarge: (name: string, maxBytes: number) =>
     new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, `${UPLOAD_TEXT.tooLargeDescription(maxBytes)} (${displayName(name)} is larger)`),
+};
+
+/** A tar's own refusals; what it shares with zips (paths, links, devices, sizes) is zipError's. */
+export const tarError = {
+  invalid: (detail: string) =>
+    new UploadError("tar_invalid", "Invalid archive", `The file is not a valid tar archive (or .tar.gz), or it is damaged: ${detail}`),
+  hardLink: (name: string) =>
+    new UploadError("tar_hard_link", ZIP_TITLE, `The archive contains a hard link, which is not allowed: ${displayName(name)}`),
 };

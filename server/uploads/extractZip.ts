@@ -8,21 +8,10 @@ import yauzl, { type Entry, type ZipFile } from "yauzl";
 import { BlobTooLargeError, type BlobStore, type PutResult } from "../storage/blobStore";
 import { quotaExceeded, zipError } from "./errors";
 import type { ZipExtractLimits } from "./limits";
+import { arrange, type ExtractedArchive, type ExtractedFile } from "./archiveLayout";
 import { entryKind, entryName, entryPath, isJunk } from "./zipEntry";
 
-export interface ExtractedFile {
-  path: string;
-  sha256: string;
-  size: number;
-  /** True when this extraction stored the blob (it did not exist before). */
-  created: boolean;
-}
-
-export interface ExtractedArchive {
-  files: ExtractedFile[];
-  /** Every folder, explicit in the archive or implied by a file's path, sorted; empty ones too. */
-  folders: string[];
-}
+export type { ExtractedArchive, ExtractedFile };
 
 /**
  * `discard` deletes the blobs this call created when it fails. Another upload of the same bytes
@@ -166,41 +155,6 @@ function verifyCrc(expected: number): Transform {
       callback(crc === expected ? null : new DamagedEntryError("CRC-32 mismatch"));
     },
   });
-}
-
-/**
- * Strips a single top-level folder when every file sits under it ("my-site/index.html" →
- * "index.html"), and lists every folder. Refuses a path that is both a file and a folder.
- */
-function arrange(files: ExtractedFile[], explicitFolders: Set<string>): ExtractedArchive {
-  if (files.length === 0) throw zipError.empty();
-  const top = singleTopFolder(files, explicitFolders);
-  const strip = (path: string) => (top === undefined ? path : path.slice(top.length + 1));
-  const stripped = files.map((file) => ({ ...file, path: strip(file.path) }));
-  const folders = new Set<string>();
-  for (const folder of explicitFolders) if (folder !== top) addWithAncestors(folders, strip(folder));
-  for (const file of stripped) {
-    const slash = file.path.lastIndexOf("/");
-    if (slash > 0) addWithAncestors(folders, file.path.slice(0, slash));
-  }
-  for (const file of stripped) if (folders.has(file.path)) throw zipError.fileAndFolder(file.path);
-  return { files: stripped, folders: [...folders].sort() };
-}
-
-function singleTopFolder(files: ExtractedFile[], folders: Set<string>): string | undefined {
-  const firstSlash = files[0]!.path.indexOf("/");
-  if (firstSlash < 0) return undefined;
-  const top = files[0]!.path.slice(0, firstSlash);
-  const under = (path: string) => path.startsWith(top + "/");
-  if (!files.every((file) => under(file.path))) return undefined;
-  if (![...folders].every((folder) => folder === top || under(folder))) return undefined;
-  return top;
-}
-
-function addWithAncestors(folders: Set<string>, folder: string): void {
-  for (let end = folder.length; end > 0; end = folder.lastIndexOf("/", end - 1)) {
-    folders.add(folder.slice(0, end));
-  }
 }
 
 /**

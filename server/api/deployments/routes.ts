@@ -3,7 +3,7 @@ import type { DeploymentListResponse } from "../../../common/sites";
 import type { AppContext } from "../../context";
 import { listDeploymentsForSite } from "../../db/repositories/deployments";
 import { AppError } from "../../errors";
-import { deployNow, rollbackDeployment } from "../../services/manageSite";
+import { deployNow, promoteDeployment, rollbackDeployment } from "../../services/manageSite";
 import { UUID } from "../../services/siteAccess";
 import { routeGuards } from "../routeGuards";
 import { presentDeployment } from "../sites/present";
@@ -31,13 +31,19 @@ export async function deploymentRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  app.post<{ Params: { siteId: string; deploymentId: string } }>(
-    "/api/sites/:siteId/deployments/:deploymentId/rollback",
-    { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
-    async (request) => {
-      if (!UUID.test(request.params.deploymentId)) throw new AppError("deployment_not_found", 404, "Deployment not found");
-      const deployment = await rollbackDeployment(ctx, request.user.id, request.site.id, request.params.deploymentId);
-      return presentDeployment(deployment, deployment.id);
-    },
-  );
+  for (const [action, makeLive] of [
+    ["rollback", rollbackDeployment],
+    // A draft goes live exactly as a rollback to it would.
+    ["promote", promoteDeployment],
+  ] as const) {
+    app.post<{ Params: { siteId: string; deploymentId: string } }>(
+      `/api/sites/:siteId/deployments/:deploymentId/${action}`,
+      { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
+      async (request) => {
+        if (!UUID.test(request.params.deploymentId)) throw new AppError("deployment_not_found", 404, "Deployment not found");
+        const deployment = await makeLive(ctx, request.user.id, request.site.id, request.params.deploymentId);
+        return presentDeployment(deployment, deployment.id);
+      },
+    );
+  }
 }

@@ -56,5 +56,6 @@ export function presentDeployment(deployment: Deployment, liveDeploymentId: stri
     total_size: deployment.total_size,
     note: deployment.note,
     is_live: deployment.id === liveDeploymentId,
+    draft: deployment.is_draft,
   };
 }

@@ -8,11 +8,12 @@ import {
   type SiteResponse,
   type StatsResponse,
 } from "../../../common/sites";
+import { CreateSiteRequest } from "../../../common/deploys";
 import type { AppContext } from "../../context";
 import { getSiteSummaryForUser, listSitesForUser } from "../../db/repositories/sites";
 import { AppError } from "../../errors";
 import { accountStats } from "../../services/accountStats";
-import { createSite, requireRoomForSite } from "../../services/createSite";
+import { createEmptySite, createSite, requireRoomForSite } from "../../services/createSite";
 import { editSiteDetails } from "../../services/editSiteDetails";
 import { deleteSite, restoreSite } from "../../services/manageSite";
 import { scheduleSite } from "../../services/scheduleSite";
@@ -54,6 +55,11 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   app.post("/api/sites", { preHandler: guard.signedIn, config: { token: "full" } }, async (request, reply) => {
     const userId = request.user.id;
+    // JSON: an empty site for the deploy API; multipart: the wizard's site with its first file.
+    if ((request.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) {
+      const site = await createEmptySite(ctx, userId, parseBody(CreateSiteRequest, request.body));
+      return reply.status(201).send(await present(userId, site.id));
+    }
     const result = await readUpload(request, async (rawFields, file) => {
       let fields: CreateSiteFields;
       try {

@@ -1,4 +1,4 @@
-import { inArray, sql } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Executor } from "../client";
 import { blobs } from "../schema";
 
@@ -32,7 +32,14 @@ export async function registerBlobs(tx: Executor, entries: { sha256: string; siz
   }
 }
 
-/** Of the given blobs, those no working tree and no kept deployment refers to any more. */
+/**
+ * A deploy that is still open refers to the files it has received: they are unreferenced by any
+ * file row until it publishes, for as long as DEPLOY_OPEN_HOURS, so age alone cannot protect them.
+ */
+const openDeployUpload = (sha256: SQL) =>
+  sql`select 1 from deploy_uploads u join deploys d on d.id = u.deploy_id where u.sha256 = ${sha256} and d.status = 'uploading'`;
+
+/** Of the given blobs, those no working tree, kept deployment or open deploy refers to any more. */
 export async function unreferencedBlobs(db: Executor, candidates: string[]): Promise<string[]> {
   if (candidates.length === 0) return [];
   const result = await db.execute(sql`
@@ -44,7 +51,8 @@ export async function unreferencedBlobs(db: Executor, candidates: string[]): Pro
       and not exists (select 1 from site_files sf where sf.sha256 = b.sha256)
       and not exists (select 1 from deployment_files df where df.sha256 = b.sha256)
       and not exists (select 1 from blob_variants v where v.variant_sha256 = b.sha256)
-      and not exists (select 1 from profiles p where p.avatar_sha256 = b.sha256)`);
+      and not exists (select 1 from profiles p where p.avatar_sha256 = b.sha256)
+      and not exists (${openDeployUpload(sql`b.sha256`)})`);
   return rowsOf<{ sha256: string }>(result).map((r) => r.sha256);
 }
 
@@ -62,7 +70,7 @@ export async function deleteBlobRows(tx: Executor, shas: string[]): Promise<void
 }
 
 /**
- * Of the given blobs, those no row refers to, whether or not they have a row in blobs (a crash
+ * Of the given blobs, those no row refers to (an open deploy's received files included), whether or not they have a row in blobs (a crash
  * between storing bytes and recording them leaves none): what the orphan sweeper may delete.
  * A compressed form's source counts as referred to; deleteStrandedVariants() clears those first.
  */
@@ -76,6 +84,7 @@ export async function blobsNothingRefersTo(db: Executor, candidates: string[]): 
     where not exists (select 1 from site_files sf where sf.sha256 = c.sha256)
       and not exists (select 1 from deployment_files df where df.sha256 = c.sha256)
       and not exists (select 1 from blob_variants v where v.variant_sha256 = c.sha256 or v.sha256 = c.sha256)
-      and not exists (select 1 from profiles p where p.avatar_sha256 = c.sha256)`);
+      and not exists (select 1 from profiles p where p.avatar_sha256 = c.sha256)
+      and not exists (${openDeployUpload(sql`c.sha256`)})`);
   return rowsOf<{ sha256: string }>(result).map((r) => r.sha256);
 }

@@ -48,7 +48,7 @@ export async function snapshotSiteFiles(tx: Executor, siteId: string, deployment
 export async function markDeploymentSucceeded(
   tx: Executor,
   deploymentId: string,
-  values: { file_count: number; total_size: number; deployment_url: string; config: unknown },
+  values: { file_count: number; total_size: number; deployment_url: string; config: unknown; is_draft?: boolean },
 ): Promise<Deployment> {
   const [row] = await tx
     .update(deployments)
@@ -56,6 +56,14 @@ export async function markDeploymentSucceeded(
     .where(eq(deployments.id, deploymentId))
     .returning();
   return row!;
+}
+
+/** A deployment that goes live is no longer a draft. */
+export async function clearDraft(tx: Executor, deploymentId: string): Promise<void> {
+  await tx
+    .update(deployments)
+    .set({ is_draft: false })
+    .where(and(eq(deployments.id, deploymentId), eq(deployments.is_draft, true)));
 }
 
 export async function markDeploymentFailed(db: Executor, deploymentId: string, error: string): Promise<Deployment | undefined> {

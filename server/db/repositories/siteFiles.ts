@@ -132,3 +132,24 @@ export async function deleteSiteFileTree(tx: Executor, siteId: string, path: str
 export async function deleteAllSiteFiles(tx: Executor, siteId: string): Promise<void> {
   await tx.delete(siteFiles).where(eq(siteFiles.site_id, siteId));
 }
+
+/**
+ * Replaces the site's working tree with a deployment's files and the folders they sit in, in
+ * three statements whatever the number of files: what going live with a deployment means
+ * (rollback, promotion, a deploy through the API).
+ */
+export async function resetSiteFilesToDeployment(tx: Executor, siteId: string, deploymentId: string): Promise<void> {
+  await deleteAllSiteFiles(tx, siteId);
+  // Every proper prefix of every path: "a/b/c.html" → "a", "a/b".
+  await tx.execute(sql`
+    insert into ${siteFiles} (site_id, file_path, filename, parent_folder, is_folder, file_size)
+    select distinct ${siteId}::uuid, array_to_string(p.parts[1:i], '/'), p.parts[i], nullif(array_to_string(p.parts[1:i - 1], '/'), ''), true, 0
+    from (select string_to_array(path, '/') as parts from deployment_files where deployment_id = ${deploymentId}) p
+    cross join lateral generate_series(1, cardinality(p.parts) - 1) as i`);
+  await tx.execute(sql`
+    insert into ${siteFiles} (site_id, file_path, filename, parent_folder, file_type, file_size, sha256, is_folder)
+    select ${siteId}::uuid, df.path, p.parts[cardinality(p.parts)], nullif(array_to_string(p.parts[1:cardinality(p.parts) - 1], '/'), ''),
+           df.content_type, df.size, df.sha256, false
+    from deployment_files df cross join lateral (select string_to_array(df.path, '/') as parts) p
+    where df.deployment_id = ${deploymentId}`);
+}

@@ -56,6 +56,7 @@ function deployment(version: number, overrides: Partial<DeploymentResponse> = {}
     total_size: 10,
     note: null,
     is_live: false,
+    draft: false,
     ...overrides,
   };
 }

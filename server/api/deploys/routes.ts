@@ -1,0 +1,102 @@
+// The deploy API (common/deploys.ts): open a deploy with a manifest, send the files it is
+// missing (one by digest, or many in a tar), publish it; or all of it in one request with a zip
+// or a .tar.gz. Bodies are streams here (body.ts), read only after the guards.
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { CreateDeployRequest, DEPLOY_MANIFEST_MAX_BYTES, DEPLOY_TEXT, DeployArchiveQuery } from "../../../common/deploys";
+import { ALLOWED_MIME_TYPES } from "../../../common/uploads";
+import type { AppContext } from "../../context";
+import type { Deploy } from "../../db/repositories/deploys";
+import { AppError } from "../../errors";
+import { deployArchive, type ArchiveKind } from "../../services/deployArchive";
+import { deployState, openDeploy, requireDeploy } from "../../services/openDeploy";
+import { publishDeploy } from "../../services/publishDeploy";
+import { receiveDeployFile, receiveDeployTar } from "../../services/receiveDeployFiles";
+import { routeGuards } from "../routeGuards";
+import { parseBody } from "../validate";
+import { bodyStream, declaredLength, mediaType, readJson, takeBodiesAsStreams } from "./body";
+import { presentDeploy } from "./present";
+
+type SiteParams = { Params: { siteId: string } };
+type DeployParams = { Params: { siteId: string; deployId: string } };
+type FileParams = { Params: { siteId: string; deployId: string; sha256: string } };
+
+const ARCHIVES: Record<string, ArchiveKind> = {
+  ...Object.fromEntries(ALLOWED_MIME_TYPES.zip.map((type) => [type, "zip" as const])),
+  "application/gzip": "tar.gz",
+  "application/x-gzip": "tar.gz",
+};
+
+export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  takeBodiesAsStreams(app);
+  const guard = routeGuards(ctx);
+  const answer = async (reply: FastifyReply, status: number, deploy: Deploy, subdomain: string) => {
+    const { deployment, missing } = await deployState(ctx.db, deploy);
+    return reply.status(status).send(presentDeploy(deploy, deployment, missing, { subdomain }, ctx.urls));
+  };
+
+  app.post<SiteParams>("/api/sites/:siteId/deploys", { preHandler: guard.ownSiteForChange, config: { token: "deploy" } }, async (request, reply) => {
+    const { user, site } = request;
+    const type = mediaType(request);
+    const archive = ARCHIVES[type];
+    if (archive) {
+      const query = parseBody(DeployArchiveQuery, request.query);
+      const deploy = await deployArchive(ctx, {
+        userId: user.id,
+        siteId: site.id,
+        kind: archive,
+        body: bodyStream(request),
+        message: query.message || null,
+        draft: query.draft === "true",
+      });
+      return answer(reply, 201, deploy, site.subdomain);
+    }
+    if (type !== "application/json") throw new AppError("unsupported_media_type", 415, DEPLOY_TEXT.unsupportedBody);
+    const body = parseBody(CreateDeployRequest, await readJson(request, DEPLOY_MANIFEST_MAX_BYTES));
+    const opened = await openDeploy(ctx, user.id, site.id, body);
+    const { deployment } = await deployState(ctx.db, opened.deploy);
+    return reply.status(opened.created ? 201 : 200).send(presentDeploy(opened.deploy, deployment, opened.missing, site, ctx.urls));
+  });
+
+  app.get<DeployParams>("/api/sites/:siteId/deploys/:deployId", { preHandler: guard.ownSite, config: { token: "read" } }, async (request, reply) => {
+    const deploy = await requireDeploy(ctx.db, request.user.id, request.site.id, request.params.deployId);
+    return answer(reply, 200, deploy, request.site.subdomain);
+  });
+
+  app.put<FileParams>(
+    "/api/sites/:siteId/deploys/:deployId/files/:sha256",
+    { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
+    async (request, reply) => {
+      const { user, site, params } = request;
+      await receiveDeployFile(ctx, {
+        userId: user.id,
+        siteId: site.id,
+        deployId: params.deployId,
+        sha256: params.sha256,
+        body: bodyStream(request),
+        declaredLength: declaredLength(request),
+      });
+      return reply.status(204).send();
+    },
+  );
+
+  app.post<DeployParams>(
+    "/api/sites/:siteId/deploys/:deployId/files",
+    { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
+    async (request, reply) => {
+      const { user, site, params } = request;
+      if (mediaType(request) !== "application/x-tar") throw new AppError("unsupported_media_type", 415, DEPLOY_TEXT.tarRequired);
+      await receiveDeployTar(ctx, { userId: user.id, siteId: site.id, deployId: params.deployId, body: bodyStream(request) });
+      const deploy = await requireDeploy(ctx.db, user.id, site.id, params.deployId);
+      return answer(reply, 200, deploy, site.subdomain);
+    },
+  );
+
+  app.post<DeployParams>(
+    "/api/sites/:siteId/deploys/:deployId/publish",
+    { preHandler: guard.ownSiteForChange, config: { token: "deploy" } },
+    async (request, reply) => {
+      const deploy = await publishDeploy(ctx, request.user.id, request.site.id, request.params.deployId);
+      return answer(reply, 200, deploy, request.site.subdomain);
+    },
+  );
+}

@@ -1,0 +1,107 @@
+// Publishing a deploy made through the API, exactly as a dashboard upload publishes: the
+// _redirects and _headers checks (a bad line fails the new version and leaves the live one), then
+// in one transaction a new version n+1 whose files are the manifest, the quota checked again
+// under the locks a commit of files takes, and (unless it is a draft) the live pointer and the
+// working tree moved to it as a rollback moves them. A draft is served on its own host
+// `{sub}--v{n}` only, until it is promoted. Publishing again answers what the first publish did.
+import { DEPLOY_TEXT } from "../../common/deploys";
+import type { AppContext } from "../context";
+import type { Executor, Tx } from "../db/client";
+import { lockBlobs } from "../db/repositories/blobs";
+import {
+  insertDeploymentFilesFromDeploy,
+  lockDeploy,
+  manifestDigests,
+  manifestEntriesAt,
+  markDeployFailed,
+  markDeployPublished,
+  missingDigests,
+  registerManifestBlobs,
+  type Deploy,
+} from "../db/repositories/deploys";
+import { insertNextDeployment, markDeploymentFailed, markDeploymentSucceeded, type Deployment } from "../db/repositories/deployments";
+import { lockSiteForUser, type Site } from "../db/repositories/sites";
+import { lockUserQuota, storageUsedByUser } from "../db/repositories/usage";
+import { AppError } from "../errors";
+import type { SiteConfig } from "../siteConfig/siteConfig";
+import { quotaExceeded } from "../uploads/errors";
+import { requireDeploy, requireOpen } from "./openDeploy";
+import { planOf } from "./planPolicy";
+import { makeLive, notify, pruneAfterPublish, type PublishContext } from "./publishDeployment";
+import { readConfigFiles, SiteConfigError } from "./readSiteConfig";
+import { requireNotDeleted } from "./siteAccess";
+
+/** The note of a deployment whose deploy came without a message. */
+export const DEPLOY_NOTE = "Deployed through the API";
+
+export async function publishDeploy(ctx: PublishContext, userId: string, siteId: string, deployId: string, now = new Date()): Promise<Deploy> {
+  const deploy = await requireDeploy(ctx.db, userId, siteId, deployId);
+  if (deploy.status !== "uploading") return deploy;
+  requireOpen(deploy, now);
+  await requireNothingMissing(ctx.db, deploy.id);
+  // Read before the transaction, so that no lock is held while blobs are read; the bytes are the
+  // user's or this deploy's, which nothing deletes while the deploy is open.
+  const config = await readConfigFiles(ctx, async (path) => (await manifestEntriesAt(ctx.db, deploy.id, [path]))[0]).catch((error: unknown) => {
+    if (error instanceof SiteConfigError) return error;
+    throw error;
+  });
+  const plan = await planOf(ctx, userId);
+
+  const result = await ctx.db.transaction(async (tx) => {
+    // The locks of a commit of files, in its order (commitFiles.ts): site, quota, then blobs.
+    const site = await lockSiteForUser(tx, userId, siteId);
+    if (!site) throw new AppError("site_not_found", 404, "Site not found");
+    requireNotDeleted(site);
+    await lockUserQuota(tx, userId);
+    const open = await lockDeploy(tx, deploy.id, "update");
+    // Another request published it while this one read the configuration: its answer stands.
+    if (!open || open.status !== "uploading") return { site, deploy: open ?? deploy, deployment: undefined };
+    const note = deploy.message ?? DEPLOY_NOTE;
+    if (config instanceof SiteConfigError) {
+      const started = await insertNextDeployment(tx, site.id, note);
+      const failed = (await markDeploymentFailed(tx, started.id, config.message))!;
+      return { site, deploy: await markDeployFailed(tx, deploy.id, failed.id, config.message), deployment: failed };
+    }
+    // Under the blobs' locks, what the user stores or the deploy received is stored and stays:
+    // the rows referring to it are there, and a deletion waits for these locks, then sees ours.
+    await lockBlobs(tx, (await manifestDigests(tx, deploy.id)).keys());
+    await requireNothingMissing(tx, deploy.id);
+    const deployment = await publishManifest(ctx, tx, site, deploy, config, note);
+    if ((await storageUsedByUser(tx, userId)) > plan.storageBytes) throw quotaExceeded(plan.storageBytes);
+    return { site, deploy: await markDeployPublished(tx, deploy.id, deployment.id), deployment };
+  });
+
+  if (result.deployment) {
+    notify(ctx, result.site, result.deployment);
+    if (result.deployment.status === "success") await pruneAfterPublish(ctx, result.site);
+  }
+  return result.deploy;
+}
+
+/** The new version with the deploy's files; live at once unless the deploy is a draft. */
+async function publishManifest(
+  ctx: Pick<AppContext, "urls">,
+  tx: Tx,
+  site: Site,
+  deploy: Deploy,
+  config: SiteConfig,
+  note: string,
+): Promise<Deployment> {
+  const started = await insertNextDeployment(tx, site.id, note);
+  await insertDeploymentFilesFromDeploy(tx, started.id, deploy.id);
+  await registerManifestBlobs(tx, deploy.id);
+  const deployment = await markDeploymentSucceeded(tx, started.id, {
+    file_count: deploy.file_count,
+    total_size: deploy.total_size,
+    deployment_url: ctx.urls.deployment(site.subdomain, started.version),
+    config,
+    is_draft: deploy.draft,
+  });
+  if (!deploy.draft) await makeLive(tx, site.id, deployment.id);
+  return deployment;
+}
+
+async function requireNothingMissing(db: Executor, deployId: string): Promise<void> {
+  const missing = await missingDigests(db, deployId);
+  if (missing.length > 0) throw new AppError("files_missing", 409, DEPLOY_TEXT.stillMissing(missing.length));
+}
