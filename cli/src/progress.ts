@@ -59,7 +59,7 @@ export function createReporter(stream: NodeJS.WriteStream = process.stderr, now:
         const text = `${bar(fraction)} ${Math.floor(fraction * 100)
           .toString()
           .padStart(3)}% ${progressText(label, counts)}`;
-        stream.write("\r\x1b[2K" + text.slice(0, Math.max(20, (stream.columns ?? 80) - 1)));
+        stream.write("\r\x1b[2K" + text.slice(0, Math.max(20, (stream.columns || 80) - 1)));
         drawn = true;
         return;
       }

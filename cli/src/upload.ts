@@ -110,7 +110,7 @@ async function sendFile(client: BerthClient, base: string, file: HashedFile, pro
     });
   } catch (error) {
     // The server hashes what arrives: a file edited since it was hashed here no longer matches.
-    if (error instanceof ApiError && error.status === 400 && /digest|bytes/i.test(error.message)) throw changed(file);
+    if (error instanceof ApiError && (error.code === "digest_mismatch" || error.code === "size_mismatch")) throw changed(file);
     throw error;
   }
   progress.onFiles(1);
