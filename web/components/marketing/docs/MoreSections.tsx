@@ -28,10 +28,14 @@ export function ApiSection() {
         Tokens never work on sign-in, password, two-factor, session, account or admin routes, and a token request must not carry cookies. Each token
         may make {API_TOKEN_LIMIT.max} requests a minute.
       </p>
-      <Callout title="Still to come">
-        A deploy API that uploads only the files that changed, a <InlineCode>berth</InlineCode> command-line tool built on it, webhooks, and a full
-        OpenAPI reference on this page. Until then, publish from the dashboard or with the file routes your token covers.
-      </Callout>
+      <p>
+        To publish a folder, use the <InlineCode>berth</InlineCode> command (see{" "}
+        <Link to="#cli" className={linkClass}>
+          Command line
+        </Link>
+        ): it sends only the files that changed, through the deploy API under <InlineCode>/api/sites/:id/deploys</InlineCode>.
+      </p>
+      <Callout title="Still to come">Webhooks, and a full OpenAPI reference on this page.</Callout>
       <p>
         Have a use case in mind?{" "}
         <Link to="/contact" className={linkClass}>
