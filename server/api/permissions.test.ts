@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, multipartBody } from "../test/sites";
+import { deployFiles, digestTarOf, manifestOf, openDeploy, postTar, putFile } from "../test/deploys";
 import type { SiteResponse } from "../../common/sites";
 import { rowsOf } from "../db/client";
 
@@ -12,7 +13,15 @@ interface Fixture {
   site: SiteResponse;
   fileId: string;
   deploymentId: string;
+  /** An open deploy with one file not sent yet (MISSING). */
+  deployId: string;
+  /** An open deploy whose files the owner holds already: ready to publish. */
+  readyDeployId: string;
+  /** A draft version, to promote. */
+  draftId: string;
 }
+
+const MISSING = "<p>sent later</p>";
 
 type Call = (client: TestClient, f: Fixture) => ReturnType<TestClient["request"]>;
 
@@ -36,12 +45,18 @@ const ROUTES: [string, Call, number][] = [
   ["DELETE file", (c, f) => c.delete(`/api/sites/${f.site.id}/files/${f.fileId}`), 200],
   ["DELETE site", (c, f) => c.delete(`/api/sites/${f.site.id}`), 200],
   ["POST restore", (c, f) => c.post(`/api/sites/${f.site.id}/restore`, {}), 200],
+  ["POST deploy", (c, f) => c.post(`/api/sites/${f.site.id}/deploys`, { files: manifestOf([{ path: "x.html", content: "x" }]) }), 201],
+  ["GET deploy", (c, f) => c.get(`/api/sites/${f.site.id}/deploys/${f.deployId}`), 200],
+  ["PUT deploy file", (c, f) => putFile(c, f.site.id, f.deployId, MISSING), 204],
+  ["POST deploy tar", (c, f) => postTar(c, f.site.id, f.deployId, digestTarOf([{ path: "sent.html", content: MISSING }])), 200],
+  ["POST publish", (c, f) => c.post(`/api/sites/${f.site.id}/deploys/${f.readyDeployId}/publish`, {}), 200],
+  ["POST promote", (c, f) => c.post(`/api/sites/${f.site.id}/deployments/${f.draftId}/promote`, {}), 200],
   // Adding one needs Pro, and the domain routes by id answer domain_not_found: api/domains/routes.test.ts.
   ["GET domains", (c, f) => c.get(`/api/sites/${f.site.id}/domains`), 200],
 ];
 
 async function snapshot(server: TestServer): Promise<string> {
-  const tables = ["sites", "site_files", "deployments", "deployment_files", "blobs", "available_subdomains", "domains"];
+  const tables = ["sites", "site_files", "deployments", "deployment_files", "blobs", "available_subdomains", "domains", "deploys", "deploy_uploads"];
   const parts: string[] = [];
   for (const table of tables) {
     const result = await server.ctx.db.execute(sql.raw(`select * from ${table} order by 1, 2`));
@@ -69,7 +84,18 @@ describe.each(DRIVERS)("who may do what to a site (%s)", (driver) => {
     const site = await createSiteWith(owner, htmlFile("<p>mine</p>"));
     const [file] = (await owner.get(`/api/sites/${site.id}/files`)).json().files;
     const [deployment] = (await owner.get(`/api/sites/${site.id}/deployments`)).json().deployments;
-    return { site, fileId: file.id, deploymentId: deployment.id };
+    const held = { path: "index.html", content: "<p>mine</p>" };
+    const deploy = await openDeploy(owner, site.id, { files: manifestOf([held, { path: "sent.html", content: MISSING }]) });
+    const ready = await openDeploy(owner, site.id, { files: manifestOf([held]), message: "ready" });
+    const draft = await deployFiles(owner, site.id, [{ path: "index.html", content: "<p>draft</p>" }], { draft: true });
+    return {
+      site,
+      fileId: file.id,
+      deploymentId: deployment.id,
+      deployId: deploy.json().id,
+      readyDeployId: ready.json().id,
+      draftId: draft.published.deployment!.id,
+    };
   };
 
   it.each(ROUTES)("%s: a guest gets 401", async (_name, call) => {

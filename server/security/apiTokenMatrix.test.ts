@@ -38,7 +38,17 @@ function withoutTokenTraces(state: Snapshot): Snapshot {
   return rest;
 }
 
-const idsOf = (ids: Ids) => [markerOf(ids.userId), ids.email, ids.hostname, ids.siteId, ids.fileId, ids.linkId, ids.domainId, ids.sessionId];
+const idsOf = (ids: Ids) => [
+  markerOf(ids.userId),
+  ids.email,
+  ids.hostname,
+  ids.siteId,
+  ids.fileId,
+  ids.linkId,
+  ids.domainId,
+  ids.sessionId,
+  ids.deployId,
+];
 
 describe("the token column of the route table", () => {
   it("names only routes that exist, never a public, account or admin one", () => {
@@ -144,7 +154,7 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
       expect(response.statusCode, label).toBe(403);
       expect(response.json<{ error: { code: string } }>().error.code).toBe("token_out_of_scope");
     }
-    for (const secret of [owner.ids.siteId, owner.ids.fileId, owner.ids.linkId, owner.ids.domainId, owner.ids.hostname])
+    for (const secret of [owner.ids.siteId, owner.ids.fileId, owner.ids.linkId, owner.ids.domainId, owner.ids.hostname, owner.ids.deployId])
       expect(response.body, label).not.toContain(secret);
     expect(await state(), label).toEqual(before);
     // Its own site it does reach.

@@ -67,7 +67,8 @@ function withForeignFields(shape: Shape, foreign: Ids): Shape {
     return { form: { fields: { ...fields, ...shape.form.fields }, file: shape.form.file } };
   }
   if (shape.json) return { json: { ...extra, ...shape.json } };
-  return {};
+  // Bytes (a deploy's files) have no fields; the foreign ids ride in the query.
+  return shape;
 }
 
 const foreignQuery = (foreign: Ids) =>
@@ -101,6 +102,7 @@ const secretsOf = (ids: Ids) => [
   ids.domainId,
   ids.sessionId,
   ids.tokenId,
+  ids.deployId,
 ];
 
 describe("the route table", () => {

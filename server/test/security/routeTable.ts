@@ -9,7 +9,8 @@ import { getTestServer } from "../support";
 import { htmlFile, multipartBody, type UploadPart } from "../sites";
 import { png, pngOfSize } from "../avatars";
 import type { TestClient } from "../support";
-import type { Ids } from "./tenants";
+import { bytesOf, digestTarOf, manifestOf } from "../deploys";
+import { deployFilesOf, missingFileOf, type Ids } from "./tenants";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -63,8 +64,8 @@ export const isAdminRoute = (route: Route) => route.url.startsWith("/api/admin/"
 /**
  * The permission an API token needs on each route that takes one; every other route refuses
  * tokens (403 session_only; the admin API the 404 it gives everyone). read: reading sites,
- * deployments, files, stats and analytics; deploy: also publishing (every change in the Files tab
- * publishes) and rollback; full: every other site, domain and share-link route. Never the
+ * deployments, deploys, files, stats and analytics; deploy: also publishing (every change in the
+ * Files tab publishes, the deploy API), rollback and promotion; full: every other site, domain and share-link route. Never the
  * account, its sessions, its tokens, sign-in or admin.
  */
 export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
@@ -77,6 +78,12 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "GET /api/sites/:siteId/analytics": "read",
   "POST /api/sites/:siteId/deployments": "deploy",
   "POST /api/sites/:siteId/deployments/:deploymentId/rollback": "deploy",
+  "POST /api/sites/:siteId/deployments/:deploymentId/promote": "deploy",
+  "GET /api/sites/:siteId/deploys/:deployId": "read",
+  "POST /api/sites/:siteId/deploys": "deploy",
+  "PUT /api/sites/:siteId/deploys/:deployId/files/:sha256": "deploy",
+  "POST /api/sites/:siteId/deploys/:deployId/files": "deploy",
+  "POST /api/sites/:siteId/deploys/:deployId/publish": "deploy",
   "POST /api/sites/:siteId/files": "deploy",
   "POST /api/sites/:siteId/folders": "deploy",
   "DELETE /api/sites/:siteId/files/:fileId": "deploy",
@@ -114,6 +121,8 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
   siteId: "siteId",
   fileId: "fileId",
   deploymentId: "deploymentId",
+  deployId: "deployId",
+  sha256: "missingSha256",
   linkId: "linkId",
   domainId: "domainId",
   sessionId: "sessionId",
@@ -140,10 +149,11 @@ export const AUTH_WRITES: Record<string, (ids: Ids) => Shape> = {
   "/api/auth/two-factor/enable": () => ({ json: { password: "correct horse battery" } }),
 };
 
-/** A request body: JSON, or a multipart form with one file. */
+/** A request body: JSON, a multipart form with one file, or bytes of a type (a deploy's files). */
 export interface Shape {
   json?: Record<string, unknown>;
   form?: { fields: Record<string, string>; file: UploadPart };
+  raw?: { body: Buffer; contentType: string };
 }
 
 const inADay = () => new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
@@ -167,6 +177,15 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "POST /api/sites/:siteId/folders": () => ({ json: { name: `folder-${randomBytes(3).toString("hex")}` } }),
   "POST /api/sites/:siteId/deployments": () => ({ json: {} }),
   "POST /api/sites/:siteId/deployments/:deploymentId/rollback": () => ({ json: {} }),
+  "POST /api/sites/:siteId/deployments/:deploymentId/promote": () => ({ json: {} }),
+  "POST /api/sites/:siteId/deploys": (ids) => ({ json: { files: manifestOf(deployFilesOf(ids.siteId)), message: "From the matrix" } }),
+  "PUT /api/sites/:siteId/deploys/:deployId/files/:sha256": (ids) => ({
+    raw: { body: bytesOf(missingFileOf(ids.siteId).content), contentType: "application/octet-stream" },
+  }),
+  "POST /api/sites/:siteId/deploys/:deployId/files": (ids) => ({
+    raw: { body: digestTarOf([missingFileOf(ids.siteId)]), contentType: "application/x-tar" },
+  }),
+  "POST /api/sites/:siteId/deploys/:deployId/publish": () => ({ json: {} }),
   "POST /api/sites/:siteId/domains": () => ({ json: { domain: `${randomBytes(6).toString("hex")}.example.org` } }),
   "PUT /api/sites/:siteId/visibility": () => ({ json: { visibility: "private" } }),
   "POST /api/domains/:domainId/check": () => ({ json: {} }),
@@ -197,8 +216,9 @@ export function shapeOf(route: Route, ids: Ids): Shape {
   return shape(ids);
 }
 
-/** Sends `shape` as JSON or multipart, with any extra headers. */
+/** Sends `shape` as JSON, multipart or raw bytes, with any extra headers. */
 export function send(client: TestClient, method: Method, url: string, shape: Shape, headers: Record<string, string> = {}) {
+  if (shape.raw) return client.request(method, url, { headers: { ...headers, "content-type": shape.raw.contentType }, payload: shape.raw.body });
   if (shape.form) {
     const { body, contentType } = multipartBody(shape.form.fields, shape.form.file);
     return client.request(method, url, { headers: { ...headers, "content-type": contentType }, payload: body });

@@ -39,6 +39,7 @@ function ownerFilter(table: string, columns: Set<string>, user: string): string 
   if (columns.has("site_id")) conditions.push(`site_id in ${sites}`);
   if (columns.has("assigned_site_id")) conditions.push(`assigned_site_id in ${sites}`);
   if (columns.has("deployment_id")) conditions.push(`deployment_id in (select id from deployments where site_id in ${sites})`);
+  if (columns.has("deploy_id")) conditions.push(`deploy_id in (select id from deploys where site_id in ${sites})`);
   if (columns.has("link_id")) conditions.push(`link_id in (select id from share_links where user_id = ${user})`);
   return conditions.length === 0 ? undefined : conditions.join(" or ");
 }

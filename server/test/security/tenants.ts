@@ -13,6 +13,8 @@ import type { SessionsResponse } from "../../../common/account";
 import type { CreatedApiTokenResponse } from "../../../common/apiTokens";
 import type { DeviceLoginStarted } from "../../../common/deviceLogin";
 import type { DeploymentResponse, SiteFileResponse } from "../../../common/sites";
+import type { DeployResponse } from "../../../common/deploys";
+import { deployFiles, digestTarOf, manifestOf, openDeploy, postTar, sha256Of, type FileSpec } from "../deploys";
 
 /** One site with everything hanging off it. */
 export interface SiteKit {
@@ -25,6 +27,10 @@ export interface SiteKit {
   linkId: string;
   domainId: string;
   hostname: string;
+  /** An open deploy of the site: index.html as it is, and one file not sent yet. */
+  deployId: string;
+  /** The digest of that file (missingFileOf). */
+  missingSha256: string;
 }
 
 export interface Ids extends SiteKit {
@@ -64,7 +70,16 @@ export async function currentSessionId(client: TestClient): Promise<string> {
   return sessions.find((s) => s.current)!.id;
 }
 
-/** A site of `client`'s user (on Pro) with two versions, a share link and a custom domain. */
+/** The file a site kit's open deploy has not received: its bytes are known from the site alone. */
+export const missingFileOf = (siteId: string): FileSpec => ({ path: "deployed.html", content: `<p>deployed to ${siteId}</p>` });
+
+/** The files of a site kit's open deploy: index.html as the site has it, and the missing one. */
+export const deployFilesOf = (siteId: string, userId?: string): FileSpec[] => [
+  ...(userId === undefined ? [] : [{ path: "index.html", content: `<p>${markerOf(userId)}</p>` }]),
+  missingFileOf(siteId),
+];
+
+/** A site of `client`'s user (on Pro) with two versions, a share link, a custom domain and an open deploy. */
 export async function siteKit(client: TestClient, userId: string): Promise<SiteKit> {
   const site = await createSiteWith(client, htmlFile(`<p>${markerOf(userId)}</p>`));
   const second = await postMultipart(client, `/api/sites/${site.id}/files`, {}, htmlFile("<p>about</p>", "about.html"));
@@ -75,6 +90,8 @@ export async function siteKit(client: TestClient, userId: string): Promise<SiteK
   if (link.statusCode !== 201) throw new Error(`share link failed: ${link.body}`);
   const hostname = `${randomBytes(6).toString("hex")}.example.com`;
   const domain = await addDomainTo(client, site.id, hostname);
+  const deploy = await openDeploy(client, site.id, { files: manifestOf(deployFilesOf(site.id, userId)) });
+  if (deploy.statusCode !== 201) throw new Error(`deploy failed: ${deploy.body}`);
   return {
     siteId: site.id,
     subdomain: site.subdomain,
@@ -83,6 +100,8 @@ export async function siteKit(client: TestClient, userId: string): Promise<SiteK
     linkId: link.json<{ id: string }>().id,
     domainId: domain.id,
     hostname,
+    deployId: deploy.json<DeployResponse>().id,
+    missingSha256: sha256Of(missingFileOf(site.id).content),
   };
 }
 
@@ -142,12 +161,21 @@ export async function createTokenId(client: TestClient): Promise<string> {
 export async function ownerCallIds(server: TestServer, owner: Tenant, route: Route, shared: { kit?: SiteKit }): Promise<Ids> {
   let ids: Ids = owner.ids;
   if (route.params.includes("siteId") || route.params.includes("domainId")) {
-    const consumes = route.method === "DELETE" || /\/(restore|rollback)$/.test(route.url);
+    const consumes = route.method === "DELETE" || /\/(restore|rollback|promote|publish)$/.test(route.url);
     const kit = consumes ? await siteKit(owner.client, owner.user.id) : (shared.kit ??= await siteKit(owner.client, owner.user.id));
     ids = { ...ids, ...kit };
   }
   if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
   if (route.url.startsWith("/api/cli/login/:userCode/")) ids = { ...ids, userCode: await pendingUserCode(server) };
+  // A publish needs every file sent; a promotion, a draft.
+  if (route.key === "POST /api/sites/:siteId/deploys/:deployId/publish") {
+    const sent = await postTar(owner.client, ids.siteId, ids.deployId, digestTarOf([missingFileOf(ids.siteId)]));
+    if (sent.statusCode !== 200) throw new Error(`upload failed: ${sent.body}`);
+  }
+  if (route.key === "POST /api/sites/:siteId/deployments/:deploymentId/promote") {
+    const { published } = await deployFiles(owner.client, ids.siteId, [{ path: "index.html", content: "<p>a draft</p>" }], { draft: true });
+    ids = { ...ids, deploymentId: published.deployment!.id };
+  }
   if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
   if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
   if (route.key === "POST /api/sites")
