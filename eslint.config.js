@@ -19,12 +19,12 @@ const NO_SERVICES = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "data/**", "migrations/**"] },
+  { ignores: ["dist/**", "node_modules/**", "data/**", "migrations/**", "cli/dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs", "cli/bin/*.js"] }, tsconfigRootDir: import.meta.dirname },
       // Each side sees only its platform's globals, as in the TypeScript projects: Node's in the
       // server, the browser's in web/, neither in common/ (both sides import it).
       globals: {},
@@ -38,7 +38,7 @@ export default tseslint.config(
       "@typescript-eslint/only-throw-error": "off",
     },
   },
-  { files: ["server/**", "e2e/**", "bench/**", "scripts/**", "*.js", "*.ts"], languageOptions: { globals: globals.node } },
+  { files: ["server/**", "cli/**", "e2e/**", "bench/**", "scripts/**", "*.js", "*.ts"], languageOptions: { globals: globals.node } },
   { files: ["web/**"], languageOptions: { globals: globals.browser } },
   // The dashboard's unit tests run in Node (vitest); e2e drives a page, whose callbacks see the DOM.
   { files: ["web/**/*.test.ts", "web/**/*.test.tsx", "e2e/**"], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
@@ -107,6 +107,36 @@ export default tseslint.config(
     },
   },
   {
+    // The berth CLI is a package of its own, built into one file with no dependencies: Node's
+    // built-ins, its own modules, and from common/ types only (erased by the build). A value from
+    // common/ would bundle zod and the rest of common/ into the CLI; a package would be a
+    // dependency every user installs. Its tests (cli/test/) reach the server through server/test/.
+    files: ["cli/**/*.ts", "cli/bin/*.js"],
+    ignores: ["cli/**/*.test.ts", "cli/test/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/server", "**/server/**", "**/web", "**/web/**", "**/test/**", "**/*.test", "**/*.test.*"],
+              message: "The CLI talks to the server over HTTP; it shares types with it through common/ only, and never ships test code.",
+            },
+            {
+              group: ["**/common/**"],
+              allowTypeImports: true,
+              message: "cli/ takes only types from common/ (import type): a value would bundle zod and the rest of common/ into the CLI.",
+            },
+            {
+              regex: "^(?!node:|\\.{1,2}/)",
+              message: "The CLI has no runtime dependencies: import Node's built-ins as node:… and its own modules by relative path.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON bodies loosely; the assertions are what check their shape.
     files: ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.ts", "server/test/**/*.ts", "bench/**/*.ts"],
     rules: {
@@ -141,5 +171,5 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ["scripts/**/*.mjs", "*.js"], ...tseslint.configs.disableTypeChecked },
+  { files: ["scripts/**/*.mjs", "*.js", "cli/bin/*.js"], ...tseslint.configs.disableTypeChecked },
 );

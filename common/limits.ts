@@ -43,6 +43,18 @@ export const API_TOKEN_LIMIT = { window: 60, max: 600 } as const;
  */
 export const API_TOKEN_MISS_LIMIT = { window: 60, max: 30 } as const;
 
+/**
+ * Sign-in requests of the `berth` CLI (POST /api/cli/login), per client address: each one holds a
+ * row for ten minutes and a code someone might be shown, and a person needs a few.
+ */
+export const DEVICE_LOGIN_START_LIMIT = { window: 10 * 60, max: 10 } as const;
+
+/**
+ * Codes of CLI sign-in requests that match none the user may see, per user, from any address: the
+ * approval page is the one place a code can be guessed. A code that is found gives its attempt back.
+ */
+export const DEVICE_CODE_GUESS_LIMIT = { window: 10 * 60, max: 10 } as const;
+
 /** Wrong share-link passwords, per link and client address. */
 export const SHARE_LINK_PASSWORD_LIMIT = { window: 5 * 60, max: 10 } as const;
 

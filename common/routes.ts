@@ -19,6 +19,7 @@ export const APP_ROUTES = [
   "/dashboard/sites/:siteId",
   "/dashboard/domains",
   "/dashboard/integrations",
+  "/dashboard/cli",
   "/dashboard/settings",
   "/dashboard/admin",
 ] as const;

@@ -1,11 +1,13 @@
 // Builds what `npm start` runs: the dashboard (Vite) into dist/web and the server (esbuild) into
-// dist/server. Writes dist/.build-stamp with a hash of the sources, so start.mjs can tell
+// dist/server; and the berth CLI into cli/dist/berth.js, packed into dist/web/cli/berth-cli.tgz
+// so the server offers it for download. Writes dist/.build-stamp with a hash of the sources, so start.mjs can tell
 // whether a rebuild is needed.
 import { build as viteBuild } from "vite";
 import { build as esbuild } from "esbuild";
 import { writeFileSync, mkdirSync } from "node:fs";
 import { sourceHash, root } from "./source-hash.mjs";
 import { buildNative } from "./build-native.mjs";
+import { buildCli, packCli } from "./build-cli.mjs";
 import path from "node:path";
 
 export async function buildAll({ quiet = false } = {}) {
@@ -23,6 +25,9 @@ export async function buildAll({ quiet = false } = {}) {
     logLevel: quiet ? "warning" : "info",
   });
   mkdirSync(path.join(root, "dist"), { recursive: true });
+  // After Vite, which empties dist/web.
+  await buildCli({ quiet });
+  packCli(path.join(root, "dist/web/cli"));
   buildNative();
   writeFileSync(path.join(root, "dist/.build-stamp"), sourceHash());
   if (!quiet) console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const INPUTS = ["server", "web", "common", "vite.config.ts", "package-lock.json"];
+const INPUTS = ["server", "web", "common", "cli", "docs", "vite.config.ts", "package-lock.json"];
 const SKIP = new Set(["node_modules", "dist"]);
 
 function walk(target, files) {

@@ -22,6 +22,7 @@ import { domainRoutes, tlsAskRoutes } from "./api/domains/routes";
 import { apiTokenRoutes } from "./api/tokens/routes";
 import { webhookRoutes } from "./api/webhooks/routes";
 import { openApiRoutes } from "./api/openapi/routes";
+import { cliRoutes } from "./api/cli/routes";
 import fastifyMultipart from "@fastify/multipart";
 import { PLANS } from "../common/plans";
 import { webRoutes } from "./web/static";
@@ -112,6 +113,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await domainRoutes(api, ctx);
       await apiTokenRoutes(api, ctx);
       await webhookRoutes(api, ctx);
+      await cliRoutes(api, ctx);
       await tlsAskRoutes(api, ctx);
       await openApiRoutes(api, ctx, routes);
     },

@@ -30,6 +30,7 @@ const NewSite = screen(() => import("./routes/dashboard/NewSite").then((m) => m.
 const SiteDetail = screen(() => import("./routes/dashboard/SiteDetail").then((m) => m.SiteDetail));
 const Domains = screen(() => import("./routes/dashboard/Domains").then((m) => m.Domains));
 const Integrations = screen(() => import("./routes/dashboard/Integrations").then((m) => m.Integrations));
+const CliLogin = screen(() => import("./routes/dashboard/CliLogin").then((m) => m.CliLogin));
 const Settings = screen(() => import("./routes/dashboard/Settings").then((m) => m.Settings));
 const Admin = screen(() => import("./routes/dashboard/Admin").then((m) => m.Admin));
 const TwoFactor = screen(() => import("./routes/auth/TwoFactor").then((m) => m.TwoFactor));
@@ -66,6 +67,7 @@ const DASHBOARD_SCREENS: Record<DashboardRoute, ReactElement> = {
   "/dashboard/sites/:siteId": <SiteDetail />,
   "/dashboard/domains": <Domains />,
   "/dashboard/integrations": <Integrations />,
+  "/dashboard/cli": <CliLogin />,
   "/dashboard/settings": <Settings />,
   "/dashboard/admin": <Admin />,
 };

@@ -7,7 +7,7 @@
 // refuses a token (403 session_only), so a route added without thinking about tokens is closed to
 // them. A token for one site reaches that site only: another site is the 404 of a foreign one, and
 // routes that name no site refuse it (403), except the list of sites, which shows only its site,
-// and the webhook routes, which keep to its site's webhooks.
+// and the webhook routes, which keep to its site's webhooks, and GET /api/whoami, which tells the caller only about itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import { API_TOKEN_TEXT, type ApiTokenPermission } from "../../common/apiTokens";
 import { SITE_TEXT } from "../../common/sites";
@@ -44,6 +44,8 @@ declare module "fastify" {
     listsSites?: true;
     /** The route names no site but keeps a one-site token to its site's own things itself (webhooks: it reads request.apiToken). */
     scopesTokenSite?: true;
+    /** The route tells the caller about itself (its user and token) and nothing about sites, so a one-site token may call it too. */
+    aboutCaller?: true;
   }
 }
 
@@ -115,14 +117,14 @@ const siteNotFound = () => new AppError("site_not_found", 404, SITE_TEXT.notFoun
 export function routeGuards(ctx: AppContext): RouteGuards {
   /** The token's owner, when the route accepts the token's permission; `names a site`: the route has :siteId. */
   const byToken = async (request: FastifyRequest, reply: FastifyReply, secret: string, namesSite: boolean) => {
-    const { token: needs, listsSites, scopesTokenSite } = request.routeOptions.config;
+    const { token: needs, listsSites, scopesTokenSite, aboutCaller } = request.routeOptions.config;
     if (!needs) throw sessionOnly();
     const found = await authenticateApiToken(ctx, secret, request.ip).catch((error: unknown) => {
       if (error instanceof RateLimitedError) void reply.header("retry-after", String(error.retryAfterSeconds));
       throw error;
     });
     if (!permits(found.token.permission, needs)) throw notPermitted();
-    if (found.token.site_id !== null && !namesSite && !listsSites && !scopesTokenSite) throw outOfScope();
+    if (found.token.site_id !== null && !namesSite && !listsSites && !scopesTokenSite && !aboutCaller) throw outOfScope();
     grant(request, { user: found.user, apiToken: found.token });
   };
   const identify = (namesSite: boolean) =>

@@ -20,6 +20,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { API_TOKEN_PERMISSIONS } from "../../common/apiTokens";
+import { DEVICE_LOGIN_STATUSES } from "../../common/deviceLogin";
 import { DOMAIN_STATUSES } from "../../common/domains";
 import { DEPLOY_STATUSES } from "../../common/deploys";
 import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
@@ -529,6 +530,34 @@ export const webhookDeliveries = pgTable(
       .on(t.next_attempt_at)
       .where(sql`${t.status} = 'pending'`),
     check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed')`),
+  ],
+);
+
+/**
+ * Sign-in requests of the `berth` CLI (common/deviceLogin.ts). Only a hash of the CLI's polling
+ * secret is kept; the user code is what a person types, unique while its row exists. `user_id` is
+ * whoever answered (null while pending). `used_at` is set when the CLI collected its token, in
+ * the transaction that made the token, so a token is handed out at most once. The worker deletes
+ * rows a day after they lapse.
+ */
+export const deviceLogins = pgTable(
+  "device_logins",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    device_code_hash: text("device_code_hash").notNull().unique(),
+    user_code: text("user_code").notNull().unique(),
+    client_name: text("client_name"),
+    status: text("status", { enum: DEVICE_LOGIN_STATUSES }).notNull().default("pending"),
+    user_id: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    created_at: createdAt(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+    answered_at: timestamp("answered_at", { withTimezone: true }),
+    last_polled_at: timestamp("last_polled_at", { withTimezone: true }),
+    used_at: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("device_logins_expires_at_idx").on(t.expires_at),
+    check("device_logins_status_check", sql`${t.status} in ('pending', 'approved', 'denied')`),
   ],
 );
 

@@ -10,6 +10,7 @@ import type { VariantCompressor } from "../services/compressVariants";
 import { rollUpAnalytics } from "../services/rollUpAnalytics";
 import { pruneAnalytics } from "../db/repositories/analytics";
 import { pruneRateLimits } from "../db/repositories/rateLimits";
+import { deleteLapsedDeviceLogins } from "../db/repositories/deviceLogins";
 import { BACKUP_CHECK_INTERVAL_MS, dailyBackupTask } from "../backup/daily";
 import { sendWeeklySummaries } from "../services/sendWeeklySummaries";
 import { sweepIntervalMs, sweepOrphans } from "../services/sweepOrphans";
@@ -35,6 +36,8 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await pruneAnalytics(ctx.db, now);
   await pruneRateLimits(ctx.db, now.getTime());
   await pruneWebhookDeliveries(ctx.db, new Date(now.getTime() - WEBHOOK_DELIVERY_KEEP_MS));
+  // A CLI sign-in request is kept a day past its lapse, then its code is free again.
+  await deleteLapsedDeviceLogins(ctx.db, new Date(now.getTime() - 24 * 60 * 60 * 1000));
   // Mondays only, one query once everyone has theirs; a mail failure waits for the next tick.
   await sendWeeklySummaries(ctx, now);
   // Catches up on compression a restart interrupted; a no-op when nothing is waiting.

@@ -23,6 +23,7 @@ import {
   send,
   shapeOf,
   SITE_LIST_ROUTE,
+  WHOAMI_ROUTE,
   TOKEN_PERMISSIONS,
   TOKEN_SITE_SCOPED,
   WEBHOOK_LIST_ROUTE,
@@ -152,6 +153,9 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
     } else if (route.key === WEBHOOK_LIST_ROUTE) {
       expect(response.statusCode, label).toBe(200);
       expect(response.json<{ webhooks: { site: { id: string } | null }[] }>().webhooks.filter((w) => w.site?.id !== oneSite.kit.siteId)).toEqual([]);
+    } else if (route.key === WHOAMI_ROUTE) {
+      expect(response.statusCode, label).toBe(200);
+      expect(response.json<{ token: { site: { id: string } } }>().token.site.id).toBe(oneSite.kit.siteId);
     } else if (route.params.includes("siteId") || TOKEN_SITE_SCOPED.has(route.key)) {
       expect(response.statusCode, label).toBe(404);
     } else {

@@ -52,6 +52,7 @@ describe.each(DRIVERS)("a deleted site (%s)", (driver) => {
       tokenId: "",
       webhookId: "",
       deliveryId: "",
+      userCode: "",
     };
     before = (await server.ctx.db.select().from(sites).where(eq(sites.id, ids.siteId)))[0]!;
     const deleted = await client.delete(`/api/sites/${ids.siteId}`);

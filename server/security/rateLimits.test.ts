@@ -1,12 +1,12 @@
 // Rate limits hold against a client that changes the headers proxies use to name the client:
-// sign-in, password reset and the contact form on the API, site and share-link passwords on the
-// edge. Without BERTH_TRUST_PROXY every such header is ignored; with it, only the address the
+// sign-in, password reset, the contact form and the CLI's sign-in requests on the API, site and
+// share-link passwords on the edge. Without BERTH_TRUST_PROXY every such header is ignored; with it, only the address the
 // proxy itself appended (the last one) counts, so rotating the rest changes nothing either.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, TEST_APP_URL, type TestServer } from "../test/support";
 import { buildUser, ownerWithSite } from "../test/factories";
 import { hostOf } from "../test/sites";
-import { AUTH_LIMITS, CONTACT_LIMIT, SHARE_LINK_PASSWORD_LIMIT, SITE_PASSWORD_LIMIT } from "../../common/limits";
+import { AUTH_LIMITS, CONTACT_LIMIT, DEVICE_LOGIN_START_LIMIT, SHARE_LINK_PASSWORD_LIMIT, SITE_PASSWORD_LIMIT } from "../../common/limits";
 import { CLIENT_IP_HEADER } from "../auth/auth";
 
 const PEER = "198.51.100.23";
@@ -96,6 +96,12 @@ describe.each(DRIVERS)("rate limits against rotated client headers (%s)", (drive
         );
       for (let i = 0; i < CONTACT_LIMIT.max; i++) expect((await message(i)).statusCode).toBe(200);
       expect((await message(CONTACT_LIMIT.max)).statusCode).toBe(429);
+    });
+
+    it("CLI sign-in requests: the one after the limit gets 429", async () => {
+      const start = (i: number) => post("/api/cli/login", { client_name: `laptop ${i}` }, i, proxied ? "127.0.0.1" : "198.51.100.25");
+      for (let i = 0; i < DEVICE_LOGIN_START_LIMIT.max; i++) expect((await start(i)).statusCode).toBe(201);
+      expect((await start(DEVICE_LOGIN_START_LIMIT.max)).statusCode).toBe(429);
     });
 
     describe("on the edge", () => {

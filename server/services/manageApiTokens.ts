@@ -2,13 +2,16 @@
 // handed out once and only its SHA-256 kept; authenticateApiToken.ts checks it on each request.
 import { createHash, randomBytes } from "node:crypto";
 import type { z } from "zod";
-import { API_TOKEN_PREFIX, type CreateApiTokenRequest } from "../../common/apiTokens";
+import { API_TOKEN_PREFIX, type ApiTokenPermission, type CreateApiTokenRequest } from "../../common/apiTokens";
+import type { AccountCaps } from "../../common/limits";
 import type { AppContext } from "../context";
+import type { Executor } from "../db/client";
 import {
   countActiveApiTokensForUser,
   insertApiToken,
   listActiveApiTokensForUser,
   revokeApiTokenForUser,
+  type ApiToken,
   type ApiTokenWithSite,
 } from "../db/repositories/apiTokens";
 import { AppError } from "../errors";
@@ -52,20 +55,39 @@ export async function createApiToken(
   now = new Date(),
 ): Promise<{ token: ApiTokenWithSite; secret: string }> {
   const site = request.siteId === null ? null : await requireSiteForChange(ctx.db, userId, request.siteId);
-  const secret = generateApiTokenSecret();
-  const token = await ctx.db.transaction(async (tx) => {
-    await requireRoom(tx, ctx.env.caps, "apiTokensPerAccount", userId, (db) => countActiveApiTokensForUser(db, userId));
-    return insertApiToken(tx, {
-      user_id: userId,
+  const { token, secret } = await ctx.db.transaction((tx) =>
+    insertNewApiToken(tx, ctx.env.caps, userId, {
       name: request.name,
-      token_hash: hashApiTokenSecret(secret),
-      prefix: secret.slice(0, API_TOKEN_DISPLAY_CHARS),
       permission: request.permission,
-      site_id: site?.id ?? null,
-      expires_at: request.expiresInDays === null ? null : new Date(now.getTime() + request.expiresInDays * DAY_MS),
-    });
-  });
+      siteId: site?.id ?? null,
+      expiresAt: request.expiresInDays === null ? null : new Date(now.getTime() + request.expiresInDays * DAY_MS),
+    }),
+  );
   return { token: { ...token, site: site && { id: site.id, name: site.name, subdomain: site.subdomain } }, secret };
+}
+
+/**
+ * Makes a token inside the caller's transaction `tx`, under the account's cap lock, so the caller
+ * can tie it to a change of its own (a CLI sign-in marked as used). The secret is returned once.
+ */
+export async function insertNewApiToken(
+  tx: Executor,
+  caps: AccountCaps,
+  userId: string,
+  fields: { name: string; permission: ApiTokenPermission; siteId: string | null; expiresAt: Date | null },
+): Promise<{ token: ApiToken; secret: string }> {
+  await requireRoom(tx, caps, "apiTokensPerAccount", userId, (db) => countActiveApiTokensForUser(db, userId));
+  const secret = generateApiTokenSecret();
+  const token = await insertApiToken(tx, {
+    user_id: userId,
+    name: fields.name,
+    token_hash: hashApiTokenSecret(secret),
+    prefix: secret.slice(0, API_TOKEN_DISPLAY_CHARS),
+    permission: fields.permission,
+    site_id: fields.siteId,
+    expires_at: fields.expiresAt,
+  });
+  return { token, secret };
 }
 
 /** Revokes one of the owner's tokens: its next request is refused, on every node, as none caches it. */

@@ -37,6 +37,8 @@ export const queryKeys = {
   /** Every webhook query sits under ["webhooks"]: a change refreshes the list and any open deliveries. */
   webhooks: ["webhooks"] as const,
   webhookDeliveries: (id: string) => ["webhooks", id, "deliveries"] as const,
+  /** A CLI sign-in request, by its user code ("BCDF-GHJK"). */
+  deviceLogin: (code: string) => ["cli-login", code] as const,
 };
 
 // The list query caches the whole answer (sites and their 7-day views); each hook selects its part.

@@ -4,6 +4,7 @@ import { Container } from "../components/marketing/Section";
 import { DocsChips, DocsToc, type TocEntry } from "../components/marketing/docs/DocsToc";
 import { GettingStarted } from "../components/marketing/docs/GettingStarted";
 import { ApiSection, Changelog, Showcase } from "../components/marketing/docs/MoreSections";
+import { CliSection } from "../components/marketing/docs/CliSection";
 import { PlanLimits } from "../components/marketing/docs/PlanLimits";
 import { SelfHosting } from "../components/marketing/docs/SelfHosting";
 import { SiteConfigSection } from "../components/marketing/docs/SiteConfig";
@@ -13,6 +14,7 @@ const ENTRIES: TocEntry[] = [
   { id: "getting-started", label: "Getting started" },
   { id: "limits", label: "Plans and limits" },
   { id: "redirects-and-headers", label: "Redirects and headers" },
+  { id: "cli", label: "Command line" },
   { id: "self-hosting", label: "Self-hosting" },
   { id: "api", label: "API reference" },
   { id: "webhooks", label: "Webhooks" },
@@ -38,6 +40,7 @@ export function Docs() {
               <GettingStarted />
               <PlanLimits />
               <SiteConfigSection />
+              <CliSection />
               <SelfHosting />
               <ApiSection />
               <WebhooksSection />

@@ -54,6 +54,7 @@ const PARAMETER_TEXT: Record<string, string> = {
   sessionId: "The session's id.",
   tokenId: "The API token's id.",
   webhookId: "The webhook's id.",
+  userCode: "The code the terminal shows (BCDF-GHJK).",
   deliveryId: "The delivery's id (the event's id).",
   id: "The user's id.",
 };

@@ -23,6 +23,7 @@ export const API_TAGS = {
   Domains: "Custom domains and their provisioning (Pro).",
   Account: "The signed-in user's profile, picture, sessions and e-mail preferences.",
   "API tokens": "Tokens for scripts, CI and the command-line tool. Managed from a browser session only.",
+  "CLI sign-in": "How the berth command signs in through a browser (the device flow), and who a token acts for.",
   Webhooks: "Signed POSTs to your own URL when a deploy succeeds or fails, a site is rolled back or deleted; their deliveries.",
   Admin: "The operator's API: users, plans, bans and storage. Admins only.",
   Service: "Health, public settings, legal texts, the contact form and this reference.",

@@ -55,6 +55,9 @@ export const PUBLIC_ROUTES = new Set([
   "POST /api/auth/*",
   // Caddy's on-demand TLS question; answers only whether a hostname is an active domain.
   "GET /internal/tls/ask",
+  // The CLI's sign-in from the browser: it starts signed out, and polls with its own secret.
+  "POST /api/cli/login",
+  "POST /api/cli/login/poll",
 ]);
 
 /** Only admins; everyone else gets the same 404 as an unknown route. */
@@ -112,6 +115,8 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "DELETE /api/webhooks/:webhookId": "full",
   "POST /api/webhooks/:webhookId/deliveries/:deliveryId/redeliver": "full",
   "POST /api/webhooks/:webhookId/test": "full",
+  // Who the token acts for: any token may ask, a one-site token too (it names no other site).
+  "GET /api/whoami": "read",
 };
 
 /** The one route that takes a one-site token without naming a site: it lists only that site. */
@@ -124,6 +129,8 @@ export const SITE_LIST_ROUTE = "GET /api/sites";
  */
 export const TOKEN_SITE_SCOPED = new Set(Object.keys(TOKEN_PERMISSIONS).filter((key) => key.includes("/api/webhooks")));
 export const WEBHOOK_LIST_ROUTE = "GET /api/webhooks";
+/** The other: it tells the caller about itself (its user and token) and about no site. */
+export const WHOAMI_ROUTE = "GET /api/whoami";
 
 /** Where each path parameter's value comes from. */
 export const PARAM_IDS: Record<string, keyof Ids> = {
@@ -138,6 +145,7 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
   tokenId: "tokenId",
   webhookId: "webhookId",
   deliveryId: "deliveryId",
+  userCode: "userCode",
   id: "userId",
 };
 
@@ -203,6 +211,10 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "PATCH /api/webhooks/:webhookId": () => ({ json: { url: `${TENANT_WEBHOOK_URL}/changed`, events: ["deploy.failed"], enabled: true } }),
   "POST /api/webhooks/:webhookId/deliveries/:deliveryId/redeliver": () => ({ json: {} }),
   "POST /api/webhooks/:webhookId/test": () => ({ json: {} }),
+  "POST /api/cli/login": () => ({ json: { client_name: "build-server" } }),
+  "POST /api/cli/login/poll": () => ({ json: { device_code: randomBytes(32).toString("base64url") } }),
+  "POST /api/cli/login/:userCode/approve": () => ({ json: {} }),
+  "POST /api/cli/login/:userCode/deny": () => ({ json: {} }),
   "POST /api/tokens": (ids) => ({ json: { name: "Deploy from CI", permission: "deploy", siteId: ids.siteId, expiresInDays: 30 } }),
   "PATCH /api/admin/users/:id": () => ({ json: { plan: "pro", banned: true } }),
   "POST /api/admin/users/:id/password-reset": () => ({ json: {} }),

@@ -12,6 +12,7 @@ import { pngOfSize, png, uploadAvatar } from "../avatars";
 import type { SessionsResponse } from "../../../common/account";
 import type { CreatedApiTokenResponse } from "../../../common/apiTokens";
 import type { CreatedWebhookResponse, WebhookDeliveryResponse } from "../../../common/webhooks";
+import type { DeviceLoginStarted } from "../../../common/deviceLogin";
 import type { DeploymentResponse, SiteFileResponse } from "../../../common/sites";
 import type { DeployResponse } from "../../../common/deploys";
 import { deployFiles, digestTarOf, manifestOf, openDeploy, postTar, sha256Of, type FileSpec } from "../deploys";
@@ -46,6 +47,8 @@ export interface Ids extends SiteKit {
   webhookId: string;
   /** A delivery of that webhook (a test ping, never sent: no worker runs in these tests). */
   deliveryId: string;
+  /** A CLI sign-in request the tenant approved: nobody else may see or answer it. */
+  userCode: string;
 }
 
 /**
@@ -138,6 +141,7 @@ export async function tenant(server: TestServer, overrides: Parameters<typeof bu
       reservedSubdomain: reserved.json<{ subdomain: string }>().subdomain,
       tokenId: await createTokenId(client),
       ...(await createWebhookIds(client, kit.siteId)),
+      userCode: await approvedUserCode(server, client),
     },
   };
 }
@@ -152,6 +156,21 @@ export async function createWebhookIds(client: TestClient, siteId: string): Prom
   return { webhookId, deliveryId: ping.json<WebhookDeliveryResponse>().id };
 }
 
+/** The user code of a new CLI sign-in request, started as the CLI does (signed out, from its own address). */
+export async function pendingUserCode(server: TestServer): Promise<string> {
+  const response = await server.client().post("/api/cli/login", { client_name: "build-server" });
+  if (response.statusCode !== 201) throw new Error(`CLI sign-in failed: ${response.body}`);
+  return response.json<DeviceLoginStarted>().user_code;
+}
+
+/** A CLI sign-in request that `client`'s user approved. */
+export async function approvedUserCode(server: TestServer, client: TestClient): Promise<string> {
+  const code = await pendingUserCode(server);
+  const response = await client.post(`/api/cli/login/${code}/approve`, {});
+  if (response.statusCode !== 200) throw new Error(`approval failed: ${response.body}`);
+  return code;
+}
+
 /** A new API token of `client`'s user, for all their sites: its id. */
 export async function createTokenId(client: TestClient): Promise<string> {
   const response = await client.post("/api/tokens", { name: "A script", permission: "full" });
@@ -163,7 +182,7 @@ export async function createTokenId(client: TestClient): Promise<string> {
  * The owner's ids for one call that must go through: a site kit shared by the calls that leave it
  * usable (held in `shared`), a fresh one for those that delete or replace something (DELETE,
  * restore, rollback), and what the route uses up (a deleted site to restore, a token, a webhook or
- * a session to end, a reserved subdomain).
+ * a session to end, a reserved subdomain, a CLI sign-in request to answer).
  */
 export async function ownerCallIds(server: TestServer, owner: Tenant, route: Route, shared: { kit?: SiteKit }): Promise<Ids> {
   let ids: Ids = owner.ids;
@@ -173,6 +192,7 @@ export async function ownerCallIds(server: TestServer, owner: Tenant, route: Rou
     ids = { ...ids, ...kit };
   }
   if (route.key === "POST /api/sites/:siteId/restore") await owner.client.delete(`/api/sites/${ids.siteId}`);
+  if (route.url.startsWith("/api/cli/login/:userCode/")) ids = { ...ids, userCode: await pendingUserCode(server) };
   // A publish needs every file sent; a promotion, a draft.
   if (route.key === "POST /api/sites/:siteId/deploys/:deployId/publish") {
     const sent = await postTar(owner.client, ids.siteId, ids.deployId, digestTarOf([missingFileOf(ids.siteId)]));

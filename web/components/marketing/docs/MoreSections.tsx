@@ -2,7 +2,7 @@ import { ArrowRight, BookOpenText, CalendarDays, FileText, FolderArchive, type L
 import { Link } from "react-router";
 import { API_TOKEN_LIMIT } from "../../../../common/limits";
 import { OPENAPI_PATH } from "../../../../common/openapi";
-import { Callout, CodeBlock, DocSection, InlineCode } from "./DocBits";
+import { CodeBlock, DocSection, InlineCode } from "./DocBits";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
 
@@ -48,10 +48,13 @@ export function ApiSection() {
         </span>
         <ArrowRight aria-hidden className="size-5 shrink-0 text-primary transition-transform group-hover:translate-x-0.5" />
       </Link>
-      <Callout title="Still to come">
-        A deploy API that uploads only the files that changed, and a <InlineCode>berth</InlineCode> command-line tool built on it. Until then, publish
-        from the dashboard or with the file routes your token covers.
-      </Callout>
+      <p>
+        To publish a folder, use the <InlineCode>berth</InlineCode> command (see{" "}
+        <Link to="#cli" className={linkClass}>
+          Command line
+        </Link>
+        ): it sends only the files that changed, through the deploy API under <InlineCode>/api/sites/:id/deploys</InlineCode>.
+      </p>
       <p>
         Have a use case in mind?{" "}
         <Link to="/contact" className={linkClass}>

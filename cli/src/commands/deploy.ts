@@ -1,0 +1,164 @@
+// berth deploy [dir]: publish a folder as a new version of a site, sending only the files the
+// server does not hold yet (common/deploys.ts has the API). Steps: list and hash the folder,
+// send the manifest, upload what is missing, check nothing is, publish. stdout gets only the
+// address (the live site, or the draft's own), or with --json one object describing the deploy.
+import path from "node:path";
+import type { DeployResponse } from "../../../common/deploys";
+import type { SiteResponse } from "../../../common/sites";
+import { connect, findSite, settingsOf, type Context } from "../context";
+import { CliError, UsageError } from "../errors";
+import { formatBytes, formatSeconds, plural } from "../format";
+import type { BerthClient } from "../http";
+import { PROJECT_FILE } from "../settings";
+import { planUploads, runUploads } from "../upload";
+import { hashFiles, walkFolder, type HashedFile } from "../walk";
+
+export interface DeployOptions {
+  server?: string | undefined;
+  site?: string | undefined;
+  create?: string | undefined;
+  draft?: boolean | undefined;
+  message?: string | undefined;
+  json?: boolean | undefined;
+}
+
+export interface DeployResult {
+  site: string;
+  version: number;
+  url: string;
+  draft: boolean;
+  files: number;
+  files_uploaded: number;
+  bytes_uploaded: number;
+  seconds: number;
+}
+
+export async function deploy(ctx: Context, dirArgument: string | undefined, options: DeployOptions): Promise<DeployResult> {
+  const started = Date.now();
+  if (options.site !== undefined && options.create !== undefined) throw new UsageError("choose one of --site and --create", "deploy");
+  if (options.create !== undefined && options.create.trim() === "") throw new UsageError("--create needs a site name", "deploy");
+  const dir = path.resolve(ctx.cwd, dirArgument ?? ".");
+  const settings = settingsOf(ctx, { server: options.server, site: options.site }, [dir, ctx.cwd]);
+  if (options.create === undefined && settings.site === undefined) {
+    throw new UsageError(`no site chosen: pass --site SUBDOMAIN or --create NAME, or put {"site": "SUBDOMAIN"} in ${PROJECT_FILE}`, "deploy");
+  }
+  const client = connect(ctx, settings);
+  const { reporter } = ctx;
+
+  // The folder first: a mistake there (an empty folder, an unreadable file) costs no request.
+  const walked = await walkFolder(dir);
+  for (const warning of walked.warnings) reporter.line(`warning: ${warning}`);
+  if (walked.files.length === 0) throw new CliError(`${displayPath(ctx, dir)} has no files to deploy`);
+  const totalBytes = walked.files.reduce((sum, f) => sum + f.size, 0);
+  let hashedBytes = 0;
+  let hashedFiles = 0;
+  const files = await hashFiles(walked.files, (file) => {
+    hashedBytes += file.size;
+    hashedFiles += 1;
+    reporter.progress("Reading", { doneBytes: hashedBytes, totalBytes, doneFiles: hashedFiles, totalFiles: walked.files.length });
+  });
+  reporter.endProgress();
+
+  const site = options.create !== undefined ? await createSite(client, options.create.trim()) : await findSite(client, settings.site!);
+  if (options.create !== undefined) {
+    reporter.line(
+      `Created the site ${site.subdomain}. To deploy to it next time: --site ${site.subdomain}, or {"site": "${site.subdomain}"} in ${PROJECT_FILE}.`,
+    );
+  }
+  reporter.line(
+    `Deploying ${displayPath(ctx, dir)} (${plural(files.length, "file")}, ${formatBytes(totalBytes)}) to ${site.subdomain} on ${client.server}`,
+  );
+
+  const sitePath = `/api/sites/${encodeURIComponent(site.id)}/deploys`;
+  const opened = await client.post<DeployResponse>(
+    sitePath,
+    { files: files.map(({ path: p, sha256, size }) => ({ path: p, sha256, size })), message: options.message ?? null, draft: options.draft === true },
+    { idempotent: true, timeoutSeconds: 120 },
+  );
+  const base = `${sitePath}/${encodeURIComponent(opened.id)}`;
+  const uploaded = await uploadMissing(ctx, client, base, files, opened.missing);
+
+  // What the uploads' answers cannot prove together (they ran side by side): nothing is missing now.
+  const check = await client.get<DeployResponse>(base);
+  let total = uploaded;
+  if (check.missing.length > 0) {
+    reporter.line(`The server still lacks ${plural(check.missing.length, "file")}; sending ${check.missing.length === 1 ? "it" : "them"} again.`);
+    const again = await uploadMissing(ctx, client, base, files, check.missing);
+    total = { files: total.files + again.files, bytes: total.bytes + again.bytes };
+  }
+
+  reporter.line(options.draft ? "Publishing as a draft…" : "Publishing…");
+  const published = await client.post<DeployResponse>(`${base}/publish`, {}, { idempotent: true, timeoutSeconds: 600 });
+  const deployment = published.deployment;
+  if (published.status === "failed" || deployment === null || deployment.status === "failed") {
+    throw new CliError(`the publish failed: ${published.error ?? deployment?.error ?? "the server gave no reason"}`);
+  }
+  const url = options.draft ? deployment.deployment_url : (published.site_url ?? site.url);
+  if (!url) throw new CliError("the server published the deploy but sent no address for it");
+  const seconds = Math.round((Date.now() - started) / 100) / 10;
+  reporter.line(
+    `${options.draft ? "Published draft" : "Published"} version ${deployment.version} of ${site.subdomain} in ${formatSeconds(seconds)} ` +
+      `(${plural(total.files, "file")} uploaded, ${formatBytes(total.bytes)})${options.draft ? `: berth promote ${site.subdomain} ${deployment.version} makes it live` : ""}`,
+  );
+  const result: DeployResult = {
+    site: site.subdomain,
+    version: deployment.version,
+    url,
+    draft: options.draft === true,
+    files: files.length,
+    files_uploaded: total.files,
+    bytes_uploaded: total.bytes,
+    seconds,
+  };
+  ctx.stdout.write(options.json ? JSON.stringify(result) + "\n" : url + "\n");
+  return result;
+}
+
+async function createSite(client: BerthClient, name: string): Promise<SiteResponse> {
+  // Not retried after a dropped connection: the first try may have made the site.
+  return client.post<SiteResponse>("/api/sites", { name }, { idempotent: false });
+}
+
+/** Uploads the files with these digests; what was sent. */
+async function uploadMissing(
+  ctx: Context,
+  client: BerthClient,
+  base: string,
+  files: HashedFile[],
+  missing: string[],
+): Promise<{ files: number; bytes: number }> {
+  const byDigest = new Map<string, HashedFile>();
+  for (const file of files) if (!byDigest.has(file.sha256)) byDigest.set(file.sha256, file);
+  const toSend = [...new Set(missing)].map((digest) => {
+    const file = byDigest.get(digest);
+    if (!file) throw new CliError(`the server asked for a file this deploy does not have (${digest.slice(0, 12)}…)`);
+    return file;
+  });
+  const distinct = byDigest.size;
+  if (toSend.length === 0) {
+    ctx.reporter.line("Every file is already on the server.");
+    return { files: 0, bytes: 0 };
+  }
+  const totalBytes = toSend.reduce((sum, f) => sum + f.size, 0);
+  ctx.reporter.line(`Uploading ${plural(toSend.length, "new file")} (${formatBytes(totalBytes)}); ${distinct - toSend.length} already on the server`);
+  const counts = { doneBytes: 0, totalBytes, doneFiles: 0, totalFiles: toSend.length };
+  const show = () => ctx.reporter.progress("Uploading", counts);
+  await runUploads(client, base, planUploads(toSend), {
+    onBytes: (delta) => {
+      counts.doneBytes += delta;
+      show();
+    },
+    onFiles: (count) => {
+      counts.doneFiles += count;
+      show();
+    },
+  });
+  ctx.reporter.endProgress();
+  return { files: toSend.length, bytes: totalBytes };
+}
+
+function displayPath(ctx: Context, dir: string): string {
+  const relative = path.relative(ctx.cwd, dir);
+  if (relative === "") return ".";
+  return relative.startsWith("..") || path.isAbsolute(relative) ? dir : `./${relative}`;
+}

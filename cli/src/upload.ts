@@ -1,0 +1,126 @@
+// Sending the files a deploy is missing. Large files go one per request (PUT, streamed from disk,
+// so memory stays flat however big they are); small ones are packed into tar bodies, many per
+// request, because a request each would spend more time on round trips than on bytes. A few
+// requests run at once. Each request is safe to repeat, so the client retries it after a dropped
+// connection or a 5xx.
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { ApiError, CliError } from "./errors";
+import type { BerthClient } from "./http";
+import { tarHeader, tarPadding, TAR_END } from "./tar";
+import type { HashedFile } from "./walk";
+import { mapLimit } from "./walk";
+
+/** Files above this go alone, streamed; the rest in tar batches. */
+export const LARGE_FILE_BYTES = 1024 * 1024;
+/** A tar batch is closed at this many bytes of files… */
+export const BATCH_BYTES = 8 * 1024 * 1024;
+/** …or this many files. */
+export const BATCH_FILES = 500;
+/** Requests in flight at once. */
+export const UPLOAD_CONCURRENCY = 4;
+
+export type UploadJob = { kind: "file"; file: HashedFile } | { kind: "batch"; files: HashedFile[] };
+
+/** The jobs for these files (one per digest), the large ones first so they start early. */
+export function planUploads(files: HashedFile[]): UploadJob[] {
+  const large = files.filter((f) => f.size > LARGE_FILE_BYTES).sort((a, b) => b.size - a.size);
+  const small = files.filter((f) => f.size <= LARGE_FILE_BYTES);
+  const jobs: UploadJob[] = large.map((file) => ({ kind: "file", file }));
+  let batch: HashedFile[] = [];
+  let bytes = 0;
+  for (const file of small) {
+    if (batch.length > 0 && (bytes + file.size > BATCH_BYTES || batch.length >= BATCH_FILES)) {
+      jobs.push({ kind: "batch", files: batch });
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(file);
+    bytes += file.size;
+  }
+  if (batch.length > 0) jobs.push({ kind: "batch", files: batch });
+  return jobs;
+}
+
+export interface UploadProgress {
+  /** Bytes sent so far, net of tries that were started again. */
+  onBytes(delta: number): void;
+  onFiles(count: number): void;
+}
+
+const changed = (file: HashedFile) => new CliError(`${file.path} changed while it was being deployed: run berth deploy again`);
+
+/** Reads a small file and checks it still has the digest it was listed with. */
+async function readChecked(file: HashedFile): Promise<Buffer> {
+  const data = await readFile(file.absolute).catch((error: Error) => {
+    throw new CliError(`could not read ${file.path}: ${error.message}`);
+  });
+  if (createHash("sha256").update(data).digest("hex") !== file.sha256) throw changed(file);
+  return data;
+}
+
+/** Sends every job, UPLOAD_CONCURRENCY at a time. `base` is the deploy's path, /api/sites/:id/deploys/:deployId. */
+export async function runUploads(client: BerthClient, base: string, jobs: UploadJob[], progress: UploadProgress): Promise<void> {
+  await mapLimit(jobs, UPLOAD_CONCURRENCY, async (job) => {
+    if (job.kind === "batch") await sendBatch(client, base, job.files, progress);
+    else await sendFile(client, base, job.file, progress);
+  });
+}
+
+async function sendBatch(client: BerthClient, base: string, files: HashedFile[], progress: UploadProgress): Promise<void> {
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    const data = await readChecked(file);
+    parts.push(tarHeader(file.sha256, data.length), data, tarPadding(data.length));
+    bytes += data.length;
+  }
+  parts.push(TAR_END);
+  const body = Buffer.concat(parts);
+  await client.request(`${base}/files`, {
+    method: "POST",
+    idempotent: true,
+    body: () => ({ data: body, type: "application/x-tar", length: body.length }),
+  });
+  // A batch counts when it has arrived; a few megabytes at most, so the bar still moves smoothly.
+  progress.onBytes(bytes);
+  progress.onFiles(files.length);
+}
+
+async function sendFile(client: BerthClient, base: string, file: HashedFile, progress: UploadProgress): Promise<void> {
+  let counted = 0;
+  try {
+    await client.request(`${base}/files/${file.sha256}`, {
+      method: "PUT",
+      idempotent: true,
+      body: () => {
+        // A retry streams the file again: what the failed try counted comes off first.
+        progress.onBytes(-counted);
+        counted = 0;
+        return {
+          data: streamOf(file.absolute, (n) => {
+            counted += n;
+            progress.onBytes(n);
+          }),
+          type: "application/octet-stream",
+          length: file.size,
+        };
+      },
+    });
+  } catch (error) {
+    // The server hashes what arrives: a file edited since it was hashed here no longer matches.
+    if (error instanceof ApiError && (error.code === "digest_mismatch" || error.code === "size_mismatch")) throw changed(file);
+    throw error;
+  }
+  progress.onFiles(1);
+}
+
+/** The file's bytes as an async iterable, which Node's fetch streams as a request body. */
+async function* streamOf(file: string, onChunk: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
+    const bytes = chunk as Buffer;
+    onChunk(bytes.length);
+    yield bytes;
+  }
+}
