@@ -21,7 +21,7 @@ import { ADMIN_URL } from "./postgres";
 import { loadAverage } from "./support";
 import type { BenchName, BenchSummary, Figure } from "./summary";
 
-const BENCHES: readonly BenchName[] = ["edge", "upload", "api", "nodes"];
+const BENCHES: readonly BenchName[] = ["edge", "upload", "api", "nodes", "deploy"];
 
 interface Options {
   quick: boolean;

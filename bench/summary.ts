@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BenchError } from "./support";
 
-export type BenchName = "edge" | "upload" | "api" | "nodes";
+export type BenchName = "edge" | "upload" | "api" | "nodes" | "deploy";
 
 export interface Anchor {
   label: string;
