@@ -55,7 +55,7 @@ export const FEATURES: Feature[] = [
     id: "developer-tools",
     title: devTools,
     summary: "Redirects, headers and SPA fallback",
-    body: "_redirects and _headers files, SPA fallback, clean URLs and custom 404 pages work out of the box. API tokens let scripts and CI jobs use Berth; a command-line tool is on its way.",
+    body: "_redirects and _headers files, SPA fallback, clean URLs and custom 404 pages work out of the box. The berth command deploys a folder from a terminal or CI, sending only what changed; API tokens, webhooks and an OpenAPI reference let scripts use Berth too.",
     icon: Terminal,
   },
   {
