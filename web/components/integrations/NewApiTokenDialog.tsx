@@ -3,16 +3,13 @@
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { TriangleAlert } from "lucide-react";
 import { API_TOKEN_NAME_MAX, API_TOKEN_TEXT, type CreatedApiTokenResponse } from "../../../common/apiTokens";
 import type { SiteResponse } from "../../../common/sites";
 import { ApiError } from "../../lib/api";
-import { Alert, AlertDescription } from "../ui/Alert";
-import { Button } from "../ui/Button";
-import { CopyButton } from "../ui/CopyButton";
-import { DialogClose, DialogFormActions, FormDialog } from "../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../ui/Dialog";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
+import { SecretOnce } from "./SecretOnce";
 import { Select } from "../ui/Select";
 import { ALL_SITES, EXPIRY_OPTIONS, NewTokenForm, REQUEST_FIELD, type NewTokenFields, type NewTokenRequest } from "./apiTokens";
 import { PermissionChoice } from "./PermissionChoice";
@@ -73,7 +70,14 @@ export function NewApiTokenDialog({
   if (created) {
     return (
       <FormDialog open={open} onOpenChange={close} pending={false} title="Token created" description={`“${created.token.name}” is ready to use.`}>
-        <SecretStep secret={created.secret} />
+        <SecretOnce
+          id="token-secret"
+          secret={created.secret}
+          warning={API_TOKEN_TEXT.copyOnce}
+          label="Your new token"
+          hint="Send it with each request as the header “Authorization: Bearer” followed by the token."
+          copyLabel="Copy the token"
+        />
       </FormDialog>
     );
   }
@@ -122,42 +126,5 @@ export function NewApiTokenDialog({
         <DialogFormActions submitLabel="Create token" pendingLabel="Creating" pending={create.isPending} />
       </form>
     </FormDialog>
-  );
-}
-
-/** The secret, once: selectable, copyable, and the warning that it cannot be shown again. */
-function SecretStep({ secret }: { secret: string }) {
-  return (
-    <div className="mt-5 grid gap-5">
-      <Alert className="border-warning/40 bg-warning/10 [&>svg]:text-amber-700">
-        <TriangleAlert aria-hidden />
-        <AlertDescription className="text-foreground">{API_TOKEN_TEXT.copyOnce}</AlertDescription>
-      </Alert>
-      <FormField
-        id="token-secret"
-        label="Your new token"
-        hint="Send it with each request as the header “Authorization: Bearer” followed by the token."
-      >
-        <div className="flex items-center gap-2">
-          <Input
-            id="token-secret"
-            readOnly
-            value={secret}
-            {...describedBy("token-secret", undefined, true)}
-            spellCheck={false}
-            className="font-mono text-[13px]"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <CopyButton value={secret} label="Copy the token" className="size-10 border" />
-        </div>
-      </FormField>
-      <div className="flex justify-end">
-        <DialogClose asChild>
-          <Button type="button" className="w-full sm:w-auto">
-            Done
-          </Button>
-        </DialogClose>
-      </div>
-    </div>
   );
 }

@@ -3,16 +3,13 @@
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { TriangleAlert } from "lucide-react";
 import { WEBHOOK_URL_MAX, WEBHOOK_TEXT, type CreatedWebhookResponse } from "../../../common/webhooks";
 import type { SiteResponse } from "../../../common/sites";
 import { ApiError } from "../../lib/api";
-import { Alert, AlertDescription } from "../ui/Alert";
-import { Button } from "../ui/Button";
-import { CopyButton } from "../ui/CopyButton";
-import { DialogClose, DialogFormActions, FormDialog } from "../ui/Dialog";
+import { DialogFormActions, FormDialog } from "../ui/Dialog";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
+import { SecretOnce } from "./SecretOnce";
 import { Select } from "../ui/Select";
 import { EventChoice } from "./EventChoice";
 import { ALL_SITES, DEFAULT_EVENTS, NewWebhookForm, WEBHOOK_REQUEST_FIELD, type NewWebhookFields, type NewWebhookRequest } from "./webhooks";
@@ -79,7 +76,14 @@ export function NewWebhookDialog({
         title="Webhook added"
         description="Berth signs every delivery to it with this secret."
       >
-        <SecretStep secret={created.secret} />
+        <SecretOnce
+          id="webhook-secret"
+          secret={created.secret}
+          warning={WEBHOOK_TEXT.copyOnce}
+          label="Signing secret"
+          hint="Check the Berth-Signature header of each request with it; the docs show how."
+          copyLabel="Copy the signing secret"
+        />
       </FormDialog>
     );
   }
@@ -120,38 +124,5 @@ export function NewWebhookDialog({
         <DialogFormActions submitLabel="Add webhook" pendingLabel="Adding" pending={create.isPending} />
       </form>
     </FormDialog>
-  );
-}
-
-/** The secret, once: selectable, copyable, and the warning that it cannot be shown again. */
-function SecretStep({ secret }: { secret: string }) {
-  return (
-    <div className="mt-5 grid gap-5">
-      <Alert className="border-warning/40 bg-warning/10 [&>svg]:text-amber-700">
-        <TriangleAlert aria-hidden />
-        <AlertDescription className="text-foreground">{WEBHOOK_TEXT.copyOnce}</AlertDescription>
-      </Alert>
-      <FormField id="webhook-secret" label="Signing secret" hint="Check the Berth-Signature header of each request with it; the docs show how.">
-        <div className="flex items-center gap-2">
-          <Input
-            id="webhook-secret"
-            readOnly
-            value={secret}
-            {...describedBy("webhook-secret", undefined, true)}
-            spellCheck={false}
-            className="font-mono text-[13px]"
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <CopyButton value={secret} label="Copy the signing secret" className="size-10 border" />
-        </div>
-      </FormField>
-      <div className="flex justify-end">
-        <DialogClose asChild>
-          <Button type="button" className="w-full sm:w-auto">
-            Done
-          </Button>
-        </DialogClose>
-      </div>
-    </div>
   );
 }
