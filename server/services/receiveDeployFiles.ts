@@ -22,6 +22,10 @@ import { missingBlobs } from "./stageUpload";
 
 type Context = Pick<AppContext, "db" | "blobs">;
 
+/** Tar entries up to this size are stored side by side, PARALLEL_PUTS at a time (so a request holds at most 9 MiB of them: those and the one being read). */
+const PARALLEL_PUT_MAX_BYTES = 1024 * 1024;
+const PARALLEL_PUTS = 8;
+
 /**
  * Stores one file of the deploy. A digest the deploy has received, or the user stores already,
  * is answered without reading the body. `declaredLength`: the request's Content-Length, which
@@ -54,8 +58,27 @@ export async function receiveDeployTar(ctx: Context, input: { userId: string; si
   const held = await digestsHeld(ctx.db, deploy.id, input.userId, [...wanted.keys()]);
   const seen = new Set<string>();
   const stored: PutResult[] = [];
+  // A small entry is read into memory and stored while the next ones are read: a put's cost is
+  // mostly waiting for the disk (its fsyncs), which would otherwise come once per file in turn.
+  // Each put still syncs before it settles, and nothing is recorded before all of them have.
+  const inFlight = new Set<Promise<void>>();
+  let putFailure: { error: unknown } | undefined;
+  const storeAside = (data: Buffer, expected: { path: string; size: number; sha256: string }) => {
+    const put = storeExpected(ctx.blobs, Readable.from([data]), expected, ctx).then(
+      (result) => void stored.push(result),
+      (error: unknown) => void (putFailure ??= { error }),
+    );
+    const tracked = put.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    return tracked;
+  };
+  const settle = async () => {
+    await Promise.all(inFlight);
+    if (putFailure) throw putFailure.error;
+  };
   try {
     for await (const entry of readTarEntries(input.body)) {
+      if (putFailure) break;
       if (entry.type === "symlink") throw zipError.symlink(entry.name);
       if (entry.type === "hardlink") throw tarError.hardLink(entry.name);
       if (entry.type !== "file") throw zipError.specialFile(entry.name);
@@ -66,9 +89,20 @@ export async function receiveDeployTar(ctx: Context, input: { userId: string; si
       seen.add(sha256);
       if (entry.size !== file.size) throw sizeMismatch(file.path, file.size, entry.size);
       if (held.has(sha256)) continue;
-      stored.push(await storeExpected(ctx.blobs, Readable.from(entry.body), { ...file, sha256 }, ctx));
+      if (entry.size > PARALLEL_PUT_MAX_BYTES) {
+        await settle();
+        stored.push(await storeExpected(ctx.blobs, Readable.from(entry.body), { ...file, sha256 }, ctx));
+        continue;
+      }
+      // The size is the manifest's, checked above, so this holds at most PARALLEL_PUT_MAX_BYTES.
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry.body) chunks.push(chunk);
+      if (inFlight.size >= PARALLEL_PUTS) await Promise.race(inFlight);
+      void storeAside(Buffer.concat(chunks), { ...file, sha256 });
     }
+    await settle();
   } catch (error) {
+    await Promise.all(inFlight);
     await discardCreated(ctx, stored);
     throw error instanceof TarFormatError ? tarError.invalid(error.message) : error;
   }

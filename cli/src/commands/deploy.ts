@@ -1,12 +1,12 @@
 // berth deploy [dir]: publish a folder as a new version of a site, sending only the files the
 // server does not hold yet (common/deploys.ts has the API). Steps: list and hash the folder,
-// send the manifest, upload what is missing, check nothing is, publish. stdout gets only the
+// send the manifest, upload what is missing, publish. stdout gets only the
 // address (the live site, or the draft's own), or with --json one object describing the deploy.
 import path from "node:path";
 import type { DeployResponse } from "../../../common/deploys";
 import type { SiteResponse } from "../../../common/sites";
 import { connect, findSite, settingsOf, type Context } from "../context";
-import { CliError, UsageError } from "../errors";
+import { ApiError, CliError, UsageError } from "../errors";
 import { formatBytes, formatSeconds, plural } from "../format";
 import type { BerthClient } from "../http";
 import { PROJECT_FILE } from "../settings";
@@ -45,7 +45,10 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
   const client = connect(ctx, settings);
   const { reporter } = ctx;
 
-  // The folder first: a mistake there (an empty folder, an unreadable file) costs no request.
+  // The site is looked up while the folder is read, since neither needs the other; a mistake in
+  // the folder (an empty folder, an unreadable file) is still the one reported.
+  const sitePromise = options.create !== undefined ? undefined : findSite(client, settings.site!);
+  sitePromise?.catch(() => undefined);
   const walked = await walkFolder(dir);
   for (const warning of walked.warnings) reporter.line(`warning: ${warning}`);
   if (walked.files.length === 0) throw new CliError(`${displayPath(ctx, dir)} has no files to deploy`);
@@ -59,7 +62,8 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
   });
   reporter.endProgress();
 
-  const site = options.create !== undefined ? await createSite(client, options.create.trim()) : await findSite(client, settings.site!);
+  // A new site only once the folder is known good, so a mistake there creates nothing.
+  const site = sitePromise !== undefined ? await sitePromise : await createSite(client, options.create!.trim());
   if (options.create !== undefined) {
     reporter.line(
       `Created the site ${site.subdomain}. To deploy to it next time: --site ${site.subdomain}, or {"site": "${site.subdomain}"} in ${PROJECT_FILE}.`,
@@ -76,19 +80,24 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
     { idempotent: true, timeoutSeconds: 120 },
   );
   const base = `${sitePath}/${encodeURIComponent(opened.id)}`;
-  const uploaded = await uploadMissing(ctx, client, base, files, opened.missing);
+  let total = await uploadMissing(ctx, client, base, files, opened.missing);
 
-  // What the uploads' answers cannot prove together (they ran side by side): nothing is missing now.
-  const check = await client.get<DeployResponse>(base);
-  let total = uploaded;
-  if (check.missing.length > 0) {
+  // The publish checks, under the locks it takes, that every file is there, so no check goes
+  // before it. A file can still go missing after its upload answered (one the server said it held
+  // was deleted since): the publish then answers files_missing, and what it lacks is sent again.
+  const publish = () => client.post<DeployResponse>(`${base}/publish`, {}, { idempotent: true, timeoutSeconds: 600 });
+  reporter.line(options.draft ? "Publishing as a draft…" : "Publishing…");
+  let published: DeployResponse;
+  try {
+    published = await publish();
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === "files_missing")) throw error;
+    const check = await client.get<DeployResponse>(base);
     reporter.line(`The server still lacks ${plural(check.missing.length, "file")}; sending ${check.missing.length === 1 ? "it" : "them"} again.`);
     const again = await uploadMissing(ctx, client, base, files, check.missing);
     total = { files: total.files + again.files, bytes: total.bytes + again.bytes };
+    published = await publish();
   }
-
-  reporter.line(options.draft ? "Publishing as a draft…" : "Publishing…");
-  const published = await client.post<DeployResponse>(`${base}/publish`, {}, { idempotent: true, timeoutSeconds: 600 });
   const deployment = published.deployment;
   if (published.status === "failed" || deployment === null || deployment.status === "failed") {
     throw new CliError(`the publish failed: ${published.error ?? deployment?.error ?? "the server gave no reason"}`);
