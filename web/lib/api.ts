@@ -16,6 +16,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Shows a refused request's field messages under the form's own fields: `fieldOf` maps the
+ * server's field name ("siteId", "events.0") to the form's, or undefined for one it does not show.
+ */
+export function showFieldErrors<F extends string>(
+  error: unknown,
+  fieldOf: (serverField: string) => F | undefined,
+  setError: (field: F, error: { message: string }) => void,
+): void {
+  const fields = error instanceof ApiError ? (error.fields ?? {}) : {};
+  for (const [field, message] of Object.entries(fields)) {
+    const target = fieldOf(field);
+    if (target && message) setError(target, { message });
+  }
+}
+
 export async function api<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, headers, ...rest } = init;
   let response: Response;

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { API_TOKEN_NAME_MAX, API_TOKEN_TEXT, type CreatedApiTokenResponse } from "../../../common/apiTokens";
 import type { SiteResponse } from "../../../common/sites";
-import { ApiError } from "../../lib/api";
+import { showFieldErrors } from "../../lib/api";
 import { DialogFormActions, FormDialog } from "../ui/Dialog";
 import { FormField, describedBy } from "../ui/FormField";
 import { Input } from "../ui/Input";
@@ -57,13 +57,7 @@ export function NewApiTokenDialog({
   const submit = handleSubmit((body) =>
     create.mutate(body, {
       onSuccess: setCreated,
-      onError: (error) => {
-        const fields = error instanceof ApiError ? (error.fields ?? {}) : {};
-        for (const [field, message] of Object.entries(fields)) {
-          const target = REQUEST_FIELD[field];
-          if (target && message) setError(target, { message });
-        }
-      },
+      onError: (error) => showFieldErrors(error, (field) => REQUEST_FIELD[field], setError),
     }),
   );
 
