@@ -20,7 +20,7 @@ import {
 import { getDeploymentById, type Deployment } from "../db/repositories/deployments";
 import { storageUsedByUser } from "../db/repositories/usage";
 import { AppError } from "../errors";
-import { UploadError } from "../uploads/errors";
+import { quotaExceeded, UploadError } from "../uploads/errors";
 import { manifestHash, normaliseManifest } from "./deployManifest";
 import { planOf } from "./planPolicy";
 import { UUID } from "./siteAccess";
@@ -91,8 +91,7 @@ export function requireFilesWithinPlan(manifest: readonly StoredManifestEntry[],
 async function requireStorageFor(db: Executor, userId: string, plan: Plan, needed: readonly { size: number }[]): Promise<void> {
   const adding = needed.reduce((sum, d) => sum + d.size, 0);
   const used = await storageUsedByUser(db, userId);
-  if (used + adding > plan.storageBytes)
-    throw new UploadError("quota_exceeded", "Storage full", DEPLOY_TEXT.storageExceeded(used, adding, plan.storageBytes));
+  if (used + adding > plan.storageBytes) throw quotaExceeded(plan.storageBytes, DEPLOY_TEXT.storageExceeded(used, adding, plan.storageBytes));
 }
 
 /** The user's deploy on the site: 404 for a missing one, someone else's, or an id that is not one. */

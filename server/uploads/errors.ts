@@ -56,13 +56,11 @@ export const unsupportedType = () => new UploadError("unsupported_type", UPLOAD_
 export const fileTooLarge = (maxBytes: number) =>
   new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, UPLOAD_TEXT.tooLargeDescription(maxBytes));
 
-/** `quotaBytes`: the plan's whole storage, named so the user knows the limit they hit. */
-export const quotaExceeded = (quotaBytes: number) =>
-  new UploadError(
-    "quota_exceeded",
-    "Storage full",
-    `This upload would take your storage past your plan's ${formatPlanBytes(quotaBytes)}. Delete files or sites you no longer need, or ask the operator for a bigger plan.`,
-  );
+/** `quotaBytes`: the plan's whole storage, named so the user knows the limit they hit; `detail` when the numbers are known. */
+export const quotaExceeded = (
+  quotaBytes: number,
+  detail = `This upload would take your storage past your plan's ${formatPlanBytes(quotaBytes)}. Delete files or sites you no longer need, or ask the operator for a bigger plan.`,
+) => new UploadError("quota_exceeded", "Storage full", detail);
 
 export const invalidName = (reason: string) => new UploadError("invalid_name", "Invalid file name", reason);
 
