@@ -108,9 +108,11 @@ export default tseslint.config(
   },
   {
     // The berth CLI is a package of its own, built into one file with no dependencies: Node's
-    // built-ins, its own modules, and from common/ types only (erased by the build). A value from
-    // common/ would bundle zod and the rest of common/ into the CLI; a package would be a
-    // dependency every user installs. Its tests (cli/test/) reach the server through server/test/.
+    // built-ins, its own modules, and from common/ types only (erased by the build), except
+    // common/folderDeploy.ts, which imports nothing so that the CLI and the dashboard share its
+    // rules. A value from elsewhere in common/ would bundle zod and the rest of common/ into the
+    // CLI; a package would be a dependency every user installs. Its tests (cli/test/) reach the
+    // server through server/test/.
     files: ["cli/**/*.ts", "cli/bin/*.js"],
     ignores: ["cli/**/*.test.ts", "cli/test/**"],
     rules: {
@@ -123,9 +125,10 @@ export default tseslint.config(
               message: "The CLI talks to the server over HTTP; it shares types with it through common/ only, and never ships test code.",
             },
             {
-              group: ["**/common/**"],
+              group: ["**/common/**", "!**/common/folderDeploy"],
               allowTypeImports: true,
-              message: "cli/ takes only types from common/ (import type): a value would bundle zod and the rest of common/ into the CLI.",
+              message:
+                "cli/ takes only types from common/ (import type), values only from common/folderDeploy: a value from elsewhere would bundle zod and the rest of common/ into the CLI.",
             },
             {
               regex: "^(?!node:|\\.{1,2}/)",

@@ -21,7 +21,7 @@ import { ADMIN_URL } from "./postgres";
 import { loadAverage } from "./support";
 import type { BenchName, BenchSummary, Figure } from "./summary";
 
-const BENCHES: readonly BenchName[] = ["edge", "upload", "api", "nodes", "deploy"];
+const BENCHES: readonly BenchName[] = ["edge", "upload", "api", "nodes", "deploy", "memory"];
 
 interface Options {
   quick: boolean;

@@ -1,7 +1,8 @@
-// Analytics collection on vs off, measured side by side (bench:edge's analytics section).
+// Two variants of Berth measured side by side: analytics collection on vs off (bench:edge's
+// analytics section), or the same server on two Node versions (bench/nodeVersions.ts).
 //
-// Two Berth servers serve copies of the same data directory, one with BERTH_ANALYTICS=true and
-// one with false, both pinned to the server core, each loaded by its own wrk on the other core,
+// Two Berth servers serve copies of the same data directory, by default one with
+// BERTH_ANALYTICS=true and one with false, both pinned to the server core, each loaded by its own wrk on the other core,
 // at the same time. Why not one pass after the other: on this kind of VM a core's speed swings by
 // up to a fifth from one minute to the next (a CPU-bound loop ran 1,909 to 2,950 rounds a second
 // in eight runs, with nothing else running), so passes minutes apart measured the machine as much
@@ -35,7 +36,24 @@ export interface SideBySideOptions {
   wrkCpu: string;
   /** Where the servers' logs go. */
   out: string;
+  /** What differs between the two servers; by default analytics collection on and off. */
+  variants?: { on: SideBySideVariant; off: SideBySideVariant };
 }
+
+/** One of the two servers: `on` is the variant measured, `off` its anchor. */
+export interface SideBySideVariant {
+  /** Names its log file and its errors. */
+  name: string;
+  /** Settings on top of the shared ones. */
+  env: Record<string, string>;
+  /** The node binary to run it with; this process's own when absent. */
+  node?: string;
+}
+
+const ANALYTICS_VARIANTS = {
+  on: { name: "analytics on", env: { BERTH_ANALYTICS: "true" } },
+  off: { name: "analytics off", env: { BERTH_ANALYTICS: "false" } },
+};
 
 export interface SideBySideRound {
   on: { rps: number; cpuSeconds: number };
@@ -65,21 +83,21 @@ interface Server {
   host: string;
 }
 
-async function startServer(options: SideBySideOptions, dataDir: string, analytics: boolean): Promise<Server> {
+async function startServer(options: SideBySideOptions, dataDir: string, variant: SideBySideVariant): Promise<Server> {
   const port = await freePort();
-  const log = openSync(path.join(options.out, `side-by-side-${analytics ? "on" : "off"}.log`), "a");
-  const child = spawn("taskset", ["-c", options.serverCpu, process.execPath, serverEntry], {
-    env: { ...process.env, ...options.env(dataDir, port), BERTH_ROLES: "edge,api", BERTH_ANALYTICS: String(analytics) },
+  const log = openSync(path.join(options.out, `side-by-side-${variant.name.replace(/[^\w.-]+/g, "-")}.log`), "a");
+  const child = spawn("taskset", ["-c", options.serverCpu, variant.node ?? process.execPath, serverEntry], {
+    env: { ...process.env, ...options.env(dataDir, port), BERTH_ROLES: "edge,api", ...variant.env },
     stdio: ["ignore", log, log],
   });
   closeSync(log);
   const host = `${options.hostName}:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server (analytics ${analytics}) exited with ${child.exitCode}; see ${options.out}`);
+    if (child.exitCode !== null) throw new Error(`the server (${variant.name}) exited with ${child.exitCode}; see ${options.out}`);
     const res = await getWithHost(port, host, "/").catch(() => undefined);
     if (res?.status === 200) return { child, port, host };
-    if (Date.now() > deadline) throw new Error(`the server (analytics ${analytics}) did not serve ${host} within 60 s`);
+    if (Date.now() > deadline) throw new Error(`the server (${variant.name}) did not serve ${host} within 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -129,14 +147,15 @@ async function round(options: SideBySideOptions, on: Server, off: Server, cas: "
 }
 
 export async function compareSideBySide(options: SideBySideOptions): Promise<SideBySideCase[]> {
-  const copy = `${options.dataDir}-analytics-off`;
+  const variants = options.variants ?? ANALYTICS_VARIANTS;
+  const copy = `${options.dataDir}-side-by-side`;
   rmSync(copy, { recursive: true, force: true });
   cpSync(options.dataDir, copy, { recursive: true });
   const servers: Server[] = [];
   try {
-    const on = await startServer(options, options.dataDir, true);
+    const on = await startServer(options, options.dataDir, variants.on);
     servers.push(on);
-    const off = await startServer(options, copy, false);
+    const off = await startServer(options, copy, variants.off);
     servers.push(off);
     const results: SideBySideCase[] = [];
     for (const cas of options.cases) {
@@ -146,8 +165,8 @@ export async function compareSideBySide(options: SideBySideOptions): Promise<Sid
         const r = await round(options, on, off, cas, options.seconds);
         rounds.push(r);
         console.log(
-          `side by side r${i} ${cas.padEnd(5)} on ${r.on.rps.toFixed(0).padStart(6)} req/s (${r.on.cpuSeconds.toFixed(2)} CPU-s)  ` +
-            `off ${r.off.rps.toFixed(0).padStart(6)} req/s (${r.off.cpuSeconds.toFixed(2)} CPU-s)  on/off ${(r.on.rps / r.off.rps).toFixed(3)}`,
+          `side by side r${i} ${cas.padEnd(5)} ${variants.on.name} ${r.on.rps.toFixed(0).padStart(6)} req/s (${r.on.cpuSeconds.toFixed(2)} CPU-s)  ` +
+            `${variants.off.name} ${r.off.rps.toFixed(0).padStart(6)} req/s (${r.off.cpuSeconds.toFixed(2)} CPU-s)  ratio ${(r.on.rps / r.off.rps).toFixed(3)}`,
         );
       }
       results.push({

@@ -24,6 +24,7 @@ import { caseRows, headlineSummary, printedReport, unexplainedProblems, type Edg
 import { ensureVariants, prepareSite, type BerthEnv } from "./edgeSite";
 import { BenchError, cleanups, runBench } from "./support";
 import { takeSummaryOption, writeSummary } from "./summary";
+import { WORKER_CASES, workerRows, workersReport } from "./edgeWorkers";
 
 /** Cases measured again with analytics collection on and off, side by side (analyticsSideBySide.ts). */
 const ANALYTICS_CASES = ["small", "many"] as const;
@@ -43,6 +44,8 @@ interface Options {
   out: string | undefined;
   /** --summary-json: where to write the headline figures for bench/all.ts. */
   summaryJson: string | undefined;
+  /** --workers N: Berth's edge workers (and nginx's worker processes) in the unpinned run; 0 skips it. */
+  workers: number;
 }
 
 function parseArgs(allArgs: readonly string[]): Options | undefined {
@@ -55,6 +58,7 @@ function parseArgs(allArgs: readonly string[]): Options | undefined {
     corpus: "/tmp/bench-site",
     out: undefined,
     summaryJson,
+    workers: os.availableParallelism(),
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -62,6 +66,7 @@ function parseArgs(allArgs: readonly string[]): Options | undefined {
     if (arg === "--quick") options.quick = true;
     else if (arg === "--keep-data") options.keepData = true;
     else if (arg === "--no-analytics-off") options.skipAnalyticsOff = true;
+    else if (arg === "--workers") options.workers = Number(argv[++i]);
     else {
       // Mirror run-bench.mjs's parsing (--k v or --k=v) to learn --root and --out.
       options.passThrough.push(arg);
@@ -84,6 +89,7 @@ const USAGE = `Usage: npm run bench:edge -- [--quick] [--keep-data] [run-bench.m
   --keep-data   keep Berth's data directory (the site) after the run
   --no-analytics-off  skip small and many with analytics collection on and off, side by side on one core
   --summary-json FILE  also write the headline figures there as JSON (for bench/all.ts)
+  --workers N   the unpinned run's Berth edge workers and nginx worker processes (default: the cores; 0 skips it)
   Any other option goes to ${path.join(HARNESS, "run-bench.mjs")}, e.g. --cases small,many --runs 5 --out DIR.
   Not for --servers/--extra-*/--host: this script sets them.`;
 
@@ -118,10 +124,14 @@ async function main(options: Options): Promise<number> {
   chmodSync(rundir, 0o755); // nginx's workers run as www-data
   cleanups.push(() => rmSync(rundir, { recursive: true, force: true }));
 
-  const env = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api" })
-    .map(([k, v]) => `${k}=${shellQuote(v)}`)
-    .join(" ");
-  const command = `exec env ${env} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`;
+  // The pinned run compares one core with one core: Berth on its main thread, nginx with one worker.
+  const commandWith = (workers: number) => {
+    const env = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api", BERTH_EDGE_WORKERS: String(workers) })
+      .map(([k, v]) => `${k}=${shellQuote(v)}`)
+      .join(" ");
+    return `exec env ${env} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`;
+  };
+  const command = commandWith(1);
   // A smoke test should not sit for minutes waiting for a busy machine: noisy runs stay flagged in the summary.
   const quick = options.quick ? ["--runs", "1", "--duration", "5", "--retries", "1", "--quiet-wait", "20"] : [];
   const args = [command, String(site.port), site.host, "--out", out, "--rundir", rundir, "--root", options.corpus, ...quick, ...options.passThrough];
@@ -180,6 +190,19 @@ async function main(options: Options): Promise<number> {
     });
   }
 
+  // Every core: Berth with N edge workers against nginx with N worker processes, unpinned (the
+  // harness's shared mode: nginx `worker_processes auto`, wrk with two threads on the same cores).
+  let workersText = "";
+  if (options.workers >= 2) {
+    const workersOut = path.join(out, "workers");
+    const workerArgs = [commandWith(options.workers), ...args.slice(1), "--modes", "shared", "--cases", WORKER_CASES.join(","), "--out", workersOut];
+    console.log(`\nEdge workers: BERTH_EDGE_WORKERS=${options.workers} against nginx on every core, unpinned.\n`);
+    await runHarness(workerArgs, (pid) => (watcher = new ServerRssWatcher(pid, site.dataDir)));
+    servers.push(...(watcher?.stop() ?? []));
+    const many = readResults(workersOut);
+    if (many) workersText = workersReport(workerRows(results, many), options.workers);
+  }
+
   const run: EdgeRun = {
     quick: options.quick,
     cases,
@@ -194,6 +217,7 @@ async function main(options: Options): Promise<number> {
   };
   const rows = caseRows(run);
   console.log(printedReport(run, rows));
+  if (workersText) console.log(workersText);
   writeFileSync(path.join(out, "berth-edge.json"), JSON.stringify({ site, variants, servers, rows, harnessSeconds }, null, 1));
   writeSummary(options.summaryJson, headlineSummary(run, rows));
   return code === 0 && unexplainedProblems(run).length === 0 ? 0 : 1;

@@ -8,7 +8,8 @@ import path from "node:path";
 import { root, serverEntry } from "../e2e/support/berth";
 import { BenchError, cleanups, median, memoryOf, stopChild } from "./support";
 
-export const HARNESS = path.resolve(root, "../shared/bench");
+/** Next to the project, or where BERTH_BENCH_HARNESS says (a git worktree sits elsewhere). */
+export const HARNESS = path.resolve(process.env.BERTH_BENCH_HARNESS ?? path.resolve(root, "../shared/bench"));
 const NGINX_PORT = 8081; // fixed in run-bench.mjs
 const BROTLI_MODULE = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so"; // loaded by its nginx.conf
 export const CASES = ["small", "medium", "large", "404", "gzip", "many"] as const;
@@ -103,6 +104,7 @@ export function runHarness(args: readonly string[], onSpawn: (pid: number) => vo
 
 export interface HarnessRecord {
   req_per_srv_cpu_s: number;
+  p99_ms: number;
   mode: string;
   server: string;
   case: string;

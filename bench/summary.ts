@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BenchError } from "./support";
 
-export type BenchName = "edge" | "upload" | "api" | "nodes" | "deploy";
+export type BenchName = "edge" | "upload" | "api" | "nodes" | "deploy" | "memory";
 
 export interface Anchor {
   label: string;

@@ -7,7 +7,7 @@ export const AdminUser = z.object({
   email: z.string(),
   name: z.string(),
   emailVerified: z.boolean(),
-  plan: z.enum(["free", "pro"]),
+  plan: z.string().describe("The id of one of the server's plans (GET /api/config)."),
   isAdmin: z.boolean().describe("Admin by BERTH_ADMIN_EMAILS or by promotion."),
   adminByConfig: z.boolean().describe("Admin because the e-mail is in BERTH_ADMIN_EMAILS: cannot be demoted or banned here."),
   bannedAt: z.string().nullable(),
@@ -55,7 +55,7 @@ export type AdminStorageResponse = z.infer<typeof AdminStorageResponse>;
 /** PATCH /api/admin/users/:id: any subset. */
 export const AdminUserUpdate = z
   .object({
-    plan: z.enum(["free", "pro"]),
+    plan: z.string().min(1).max(64).describe("The id of one of the server's plans (GET /api/config)."),
     banned: z.boolean(),
     isAdmin: z.boolean(),
   })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlanCatalog } from "./plans";
 
 /** Every API error has this shape. */
 export const ErrorResponse = z.object({
@@ -11,17 +12,31 @@ export const ErrorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
-/** GET /api/health: "ok" once migrations have run and the database answers; "unavailable" (503) otherwise. */
-export const HealthResponse = z.object({ status: z.enum(["ok", "unavailable"]) });
+/**
+ * GET /api/health: "ok" once migrations have run and the database answers; "draining" (503) from
+ * the moment the process is told to stop; "unavailable" (503) when the database does not answer.
+ */
+export const HealthResponse = z.object({ status: z.enum(["ok", "draining", "unavailable"]) });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
-/** Public settings the pages need: where sites live and how to reach the operator. */
+/** Public settings the pages need: where sites live, how to reach the operator, and the plans. */
 export const PublicConfigResponse = z.object({
   appUrl: z.string(),
   sitesDomain: z.string(),
   contactEmail: z.string().nullable(),
   contactAddress: z.string().nullable(),
   contactPhone: z.string().nullable(),
+  version: z.string().describe("The version of Berth this server runs."),
+  upgradeUrl: z
+    .string()
+    .nullable()
+    .describe(
+      "The operator's billing page (BERTH_UPGRADE_URL), where {email} stands for the user's address; null when users request an upgrade from an admin.",
+    ),
+  plans: PlanCatalog.describe(
+    "The plans this server offers (BERTH_PLANS_FILE, else the built-in Free and Pro), as it enforces them: the pages show these, never numbers of their own. A null limit is unlimited.",
+  ),
+  backupDaily: z.boolean().describe("Whether the server writes a backup every day (BERTH_BACKUP_DAILY)."),
 });
 export type PublicConfigResponse = z.infer<typeof PublicConfigResponse>;
 
@@ -48,7 +63,7 @@ export const MeResponse = z.object({
     updated_at: z.string(),
   }),
   account: z.object({
-    plan: z.enum(["free", "pro"]),
+    plan: z.string().describe("The id of one of the server's plans (GET /api/config)."),
     isAdmin: z.boolean().describe("Shows the Admin page in the sidebar."),
     twoFactorEnabled: z.boolean(),
   }),

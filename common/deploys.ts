@@ -2,7 +2,8 @@
 // the server does not hold yet. Shared by the server and the CLI.
 //
 // Incremental, in three steps (each safe to retry after a network error):
-//   POST /api/sites/:siteId/deploys                 CreateDeployRequest (application/json)
+//   POST /api/sites/:siteId/deploys                 CreateDeployRequest (application/json): the files,
+//        and the empty folders to keep (a manifest lists files only)
 //        → 201 DeployResponse with `missing`: the digests to upload. Nothing is uploaded yet, and
 //          the plan's limits (file size, storage) are checked against the manifest first.
 //          The same manifest, message and draft flag sent again while that deploy is still
@@ -21,6 +22,8 @@
 //        `_redirects` line is a 200 with status "failed" and `error` (the live site unchanged);
 //        files still missing are a 409 and a full account a 413, both leaving the deploy open.
 //   GET  /api/sites/:siteId/deploys/:deployId       → DeployResponse
+//   GET  /api/sites/:siteId/files/manifest          → SiteManifestResponse: the working tree's
+//        files as a manifest, to deploy a change to part of a site and keep the rest.
 //
 // In one request (for curl):
 //   POST /api/sites/:siteId/deploys?draft=true&message=…   body: a zip (application/zip) or a
@@ -30,7 +33,8 @@
 //
 // Around it:
 //   POST /api/sites                 CreateSiteRequest (application/json) → 201 SiteResponse: an
-//        empty site whose subdomain comes from the pool, ready for its first deploy (full permission).
+//        empty site whose subdomain comes from the pool (or is the caller's reservation), ready
+//        for its first deploy (full permission).
 //   POST /api/sites/:siteId/deployments/:deploymentId/promote  → DeploymentResponse (a draft goes live)
 //   POST /api/sites/:siteId/deployments/:deploymentId/rollback → DeploymentResponse (existing)
 //
@@ -47,6 +51,8 @@ const bytes = (n: number) => `${n.toLocaleString("en-US")} bytes`;
 
 /** The most files one deploy may hold. */
 export const DEPLOY_MAX_FILES = 50_000;
+/** The most empty folders one deploy may bring. */
+export const DEPLOY_MAX_FOLDERS = 10_000;
 /** The longest a message may be. */
 export const DEPLOY_MESSAGE_MAX = 500;
 /** Hours an unpublished deploy stays open before the sweep removes it. */
@@ -59,6 +65,8 @@ export const DEPLOY_MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
 
 export const DEPLOY_TEXT = {
   tooManyFiles: `A deploy can hold at most ${DEPLOY_MAX_FILES.toLocaleString("en-US")} files`,
+  tooManyFolders: `A deploy can bring at most ${DEPLOY_MAX_FOLDERS.toLocaleString("en-US")} empty folders`,
+  emptyFolderPath: "A folder's path is empty",
   duplicatePath: (path: string) => `The manifest lists ${path} twice`,
   invalidPath: (path: string, reason: string) => `${reason}: ${path}`,
   fileAndFolder: (path: string) => `The manifest has both a file and a folder named ${path}`,
@@ -91,8 +99,24 @@ export const ManifestEntry = z.object({
 });
 export type ManifestEntry = z.infer<typeof ManifestEntry>;
 
+/**
+ * GET /api/sites/:siteId/files/manifest: every file of the site's working tree (what the Files tab
+ * shows) as a deploy's manifest, by path, and its empty folders. The dashboard adds a dropped
+ * folder to it, so the deploy it opens keeps every other file and folder and uploads only the new files.
+ */
+export const SiteManifestResponse = z.object({
+  files: z.array(ManifestEntry),
+  folders: z.array(z.string()).describe("The working tree's empty folders, by path (a folder holding a file is implied by its path)."),
+});
+export type SiteManifestResponse = z.infer<typeof SiteManifestResponse>;
+
 export const CreateDeployRequest = z.object({
   files: z.array(ManifestEntry).min(1, DEPLOY_TEXT.emptyManifest).max(DEPLOY_MAX_FILES, DEPLOY_TEXT.tooManyFiles),
+  folders: z
+    .array(z.string().min(1, DEPLOY_TEXT.emptyFolderPath))
+    .max(DEPLOY_MAX_FOLDERS, DEPLOY_TEXT.tooManyFolders)
+    .default([])
+    .describe('Empty folders to keep, "/"-separated like a file\'s path: "images", "docs/drafts". A folder that holds a file needs no entry.'),
   message: z.string().trim().max(DEPLOY_MESSAGE_MAX).nullable().default(null),
   draft: z.boolean().default(false).describe("true: publish as a draft, served on `{sub}--v{n}` only until promoted."),
 });
@@ -105,8 +129,12 @@ export const DeployArchiveQuery = z.object({
 });
 export type DeployArchiveQuery = z.input<typeof DeployArchiveQuery>;
 
-/** The same name and description rules as the wizard; no subdomain: the pool gives one. */
-export const CreateSiteRequest = CreateSiteFields.omit({ subdomain: true });
+/**
+ * The same name and description rules as the wizard. The subdomain is optional: without it the
+ * pool gives one (the CLI, CI); with it, the one POST /api/subdomains/reserve reserved for you
+ * (the dashboard's wizard, which shows the address before the site exists, then deploys a folder).
+ */
+export const CreateSiteRequest = CreateSiteFields.extend({ subdomain: CreateSiteFields.shape.subdomain.optional() });
 export type CreateSiteRequest = z.input<typeof CreateSiteRequest>;
 
 export const DEPLOY_STATUSES = ["uploading", "published", "failed"] as const;

@@ -32,7 +32,6 @@ export const DOMAIN_ERRORS = {
 } as const;
 
 export const DOMAIN_TEXT = {
-  proRequired: "Custom domains are a Pro feature. Upgrade to Pro to add a domain.",
   invalid: "Enter a domain name such as www.example.com",
   sitesDomain: "This domain is already served by Berth",
   taken: "This domain is already in use by another account",

@@ -21,6 +21,7 @@ export const APP_ROUTES = [
   "/dashboard/integrations",
   "/dashboard/cli",
   "/dashboard/settings",
+  "/dashboard/help",
   "/dashboard/admin",
 ] as const;
 

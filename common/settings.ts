@@ -1,5 +1,5 @@
 // What each environment variable does and its default, written once: the docs page renders this
-// list, `npm run docs:settings` writes the README's table from it, and scripts/settingsDocs.test.ts
+// list, `npm run docs:settings` writes the README's table from it, and scripts/docs-settings.test.ts
 // fails when server/env.ts parses a variable missing here (or the other way round), when a plain
 // default here is not the one env.ts applies, or when the README's table is stale. `backticks`
 // mark code in both places.
@@ -65,16 +65,54 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: "`api,web,edge,worker` (all four)",
   },
   {
+    names: ["BERTH_SHUTDOWN_DRAIN_SECONDS"],
+    group: "Server",
+    description:
+      "seconds Berth keeps accepting requests after `SIGTERM` while `/api/health` answers `503` `draining` and every answer closes its connection, so a load balancer takes the node out before its port closes; `0` closes the port at once (one node)",
+    default: "`0`",
+    readme: "see [Rolling restart](#rolling-restart)",
+  },
+  {
+    names: ["BERTH_SHUTDOWN_TIMEOUT_SECONDS"],
+    group: "Server",
+    description:
+      "seconds the requests in flight when the port closes (uploads included) may take to finish; then they are cut off, the last visits are written and Berth exits. Keep drain plus this below the service manager's stop timeout (systemd `TimeoutStopSec`, 90 s; Docker's `stop_grace_period`, 10 s)",
+    default: "`30`",
+  },
+  {
     names: ["BERTH_LOG_LEVEL"],
     group: "Server",
     description: "`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`",
     default: "`info`",
   },
   {
+    names: ["BERTH_METRICS_TOKEN"],
+    group: "Server",
+    description:
+      "serves Prometheus metrics at `/metrics` on the main port to requests that send `Authorization: Bearer` and this value (16 characters or more); others get `401`",
+    default: "no `/metrics` on the main port",
+    readme: "see [Monitoring](#monitoring)",
+  },
+  {
+    names: ["BERTH_METRICS_LISTEN"],
+    group: "Server",
+    description:
+      "an address and port such as `127.0.0.1:9464` where a listener of its own serves `/metrics` without the token; Berth refuses to start with one that is not a loopback address unless `BERTH_METRICS_TOKEN` is set too, which that listener then asks for",
+    default: "no listener of its own",
+    readme: "see [Monitoring](#monitoring)",
+  },
+  {
     names: ["DATABASE_URL"],
     group: "Database and files",
     description: "a PostgreSQL server, e.g. `postgres://berth@db.internal/berth`",
     default: "embedded PGlite in `$BERTH_DATA_DIR/db`",
+  },
+  {
+    names: ["BERTH_DB_BUFFERS_MB"],
+    group: "Database and files",
+    description:
+      "megabytes of the embedded database's page cache (PostgreSQL's `shared_buffers`), which it keeps in memory from the start; pages beyond it are read from the operating system's file cache. Raise it for a large database on a machine with memory to spare. Ignored with `DATABASE_URL`",
+    default: "`16`",
   },
   {
     names: ["BERTH_S3_BUCKET"],
@@ -122,8 +160,9 @@ export const SETTINGS: readonly SettingDoc[] = [
   {
     names: ["BERTH_BACKUP_DAILY"],
     group: "Database and files",
-    description: "`true` makes the worker write a backup a day into `$BERTH_DATA_DIR/backups` and keep the newest 7",
-    default: "`false`",
+    description:
+      "the worker writes a backup a day into `$BERTH_DATA_DIR/backups` and keeps the newest 7 (each blob stored once across them); `false` turns this off, e.g. on all nodes but one",
+    default: "`true`",
     readme: "see [Backups and restore](#backups-and-restore)",
   },
   {
@@ -182,6 +221,21 @@ export const SETTINGS: readonly SettingDoc[] = [
     readme: "see [Administration](#administration)",
   },
   {
+    names: ["BERTH_UPGRADE_URL"],
+    group: "Accounts and limits",
+    description:
+      "your own billing page: 'Upgrade' (to Pro, or your plans' `upgradeTo`) links there; `{email}` in it is replaced by the user's address (URL-encoded), and nothing else is added",
+    default: "none: users request the plan 'Upgrade' offers from the dashboard and an admin approves it",
+  },
+  {
+    names: ["BERTH_PLANS_FILE"],
+    group: "Accounts and limits",
+    description:
+      "a JSON file of your own plans: each one's `id`, `name`, `price` label, `limits` (`storageBytes`, `maxFileBytes`, `deploymentsKept`; `null` for no limit) and `features`, exactly one marked `default` (new accounts start on it), and `upgradeTo`, the plan 'Upgrade' offers; read at startup, which lists every problem in it and refuses to start while an account is on a plan it leaves out",
+    default: "the built-in Free (500 MB, 50 MB files, last 10 versions) and Pro (5 GB, 250 MB files, every version and feature)",
+    readme: "see [Your own plans](#your-own-plans)",
+  },
+  {
     names: ["BERTH_MAX_SITES_PER_ACCOUNT"],
     group: "Accounts and limits",
     description: "sites one account may have; a deleted site counts until it is purged",
@@ -238,7 +292,15 @@ export const SETTINGS: readonly SettingDoc[] = [
     description:
       "megabytes for everything the edge keeps in memory, each counted in bytes: small site files (up to 1 MB each; larger ones are always streamed), deployments' file lists, each host's paths, ready-made answers, host names, verified cookies and visits not yet written. Made-up paths, hosts or visitors cannot make it keep more; at least `8`",
     default: "`256`",
-    readme: "shares in [ARCHITECTURE.md](ARCHITECTURE.md#the-edge-serveredge)",
+    readme: "shares in [server/edge/README.md](server/edge/README.md#memory-one-budget-counted-in-bytes-memory)",
+  },
+  {
+    names: ["BERTH_EDGE_WORKERS"],
+    group: "Edge",
+    description:
+      "threads that serve site hosts on the same port; `1` serves them from the main thread, which always takes the connections and keeps the dashboard and the API. Each worker gets `BERTH_EDGE_CACHE_MB` divided by this number. Needs the native addon (Linux and a C compiler); without it sites are served from the main thread",
+    default: "the number of cores",
+    readme: "see [Performance](#performance)",
   },
   {
     names: ["BERTH_NATIVE_SEND"],

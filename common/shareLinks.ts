@@ -22,8 +22,6 @@ export const SITE_VISIBILITIES = ["public", "private"] as const;
 export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
 
 export const SHARE_LINK_TEXT = {
-  proRequired: "Share links are a Pro feature. Upgrade to Pro to share this site privately.",
-  privateProRequired: "Private sites are a Pro feature. Upgrade to Pro to make this site private.",
   nameRequired: "Link name is required",
   nameTooLong: `Link name must be at most ${SHARE_LINK_NAME_MAX} characters`,
   expiryInPast: "The expiry time must be in the future",

@@ -14,6 +14,7 @@
 //   PUT    /api/sites/:id/password SetSitePasswordRequest → SiteResponse (Pro)
 //   DELETE /api/sites/:id/password                     → SiteResponse (any plan)
 //   GET    /api/sites/:id/files?parent=a/b             → SiteFileListResponse
+//   GET    /api/sites/:id/files/manifest               → SiteManifestResponse (common/deploys.ts)
 //   POST   /api/sites/:id/files    multipart: parent?, extract? ("true": unpack a zip here), then file
 //                                                      → 201 UploadResponse (publishes a new deployment)
 //   POST   /api/sites/:id/folders  CreateFolderRequest → 201 { file, deployment }
@@ -30,6 +31,7 @@
 // Errors are { error: { code, message, detail? } }; upload errors carry the toast's exact title in
 // `message` and its description in `detail` (e.g. "File too large" / "Maximum file size is 50MB").
 import { z } from "zod";
+import { CheckSummary } from "./checks";
 import { PASSWORD_MIN_LENGTH } from "./limits";
 import { PLAN_FEATURES } from "./plans";
 import { isOneLine } from "./names";
@@ -135,7 +137,9 @@ export const SiteResponse = z.object({
   expires_at: z.string().nullable().describe("ISO time after which every host of the site answers 410; null: never."),
   publish_at: z.string().nullable().describe("ISO time before which every host of the site answers 404; null: live now."),
   password_protected: z.boolean().describe("Every host of the site asks for a password first. The hash never leaves the server."),
-  visibility: z.enum(SITE_VISIBILITIES).describe('"private": the site\'s hosts answer only browsers that opened one of its share links (Pro).'),
+  visibility: z
+    .enum(SITE_VISIBILITIES)
+    .describe('"private": the site\'s hosts answer only browsers that opened one of its share links (plans with privateSites).'),
 });
 export type SiteResponse = z.infer<typeof SiteResponse>;
 
@@ -182,7 +186,6 @@ export const UpdateSiteRequest = z.object({
 export type UpdateSiteRequest = z.infer<typeof UpdateSiteRequest>;
 
 export const SCHEDULE_TEXT = {
-  proRequired: "Site expiry and go-live times are a Pro feature. Upgrade to Pro to schedule this site.",
   invalidTime: "Enter a valid date and time",
   expiryInPast: "The expiry time must be in the future",
   publishAfterExpiry: "The go-live time must be before the expiry time",
@@ -224,7 +227,6 @@ export function scheduleState(site: Pick<SiteResponse, "expires_at" | "publish_a
 }
 
 export const SITE_PASSWORD_TEXT = {
-  proRequired: "Password protection is a Pro feature. Upgrade to Pro to protect this site.",
   tooShort: `Use at least ${PASSWORD_MIN_LENGTH} characters`,
   tooLong: "Use at most 200 characters",
   mismatch: "The passwords do not match",
@@ -302,6 +304,8 @@ export const DeploymentResponse = z.object({
   is_live: z.boolean(),
   /** Published as a draft and not promoted: served on deployment_url only, never live. */
   draft: z.boolean(),
+  /** The publish check's summary (GET …/check for its findings); null for versions published before checks existed. */
+  check: CheckSummary.nullable(),
 });
 export type DeploymentResponse = z.infer<typeof DeploymentResponse>;
 
@@ -326,13 +330,13 @@ export const StatsResponse = z.object({
   total_sites: z.number().int(),
   deployments: z.number().int(),
   storage_used: z.number().int(),
-  storage_quota: z.number().int(),
-  max_file_bytes: z.number().int(),
-  plan: z.enum(["free", "pro"]),
+  storage_quota: z.number().int().nullable().describe("The plan's storage; null: unlimited."),
+  max_file_bytes: z.number().int().nullable().describe("The plan's largest file; null: any size that fits the storage left."),
+  plan: z.string().describe("The id of one of the server's plans (GET /api/config)."),
   plan_name: z.string(),
   features: z
     .record(z.enum(PLAN_FEATURES), z.boolean())
-    .describe("What the user's plan allows: the dashboard offers a feature, or the way to Pro, by these."),
+    .describe("What the user's plan allows: the dashboard offers a feature, or the way to a plan that has it, by these."),
   deployments_kept: z.number().int().nullable().describe("Deployments kept per site besides the live one; null keeps every one."),
   bandwidth_30d: z.number().int().describe("Bytes the edge sent for all the user's sites over the last 30 days (analytics roll-ups)."),
 });
@@ -346,5 +350,7 @@ export const ServerEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("domain"), site_id: z.string(), domain_id: z.string().optional() }),
   /** New analytics roll-ups for the site: an open Analytics tab refetches. */
   z.object({ type: z.literal("analytics"), site_id: z.string() }),
+  /** A notice was added to the user's feed: the bell refetches its count and list. */
+  z.object({ type: z.literal("notification"), notification_id: z.string() }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -42,7 +42,8 @@ export const NOT_FOUND_TEXT = {
 } as const;
 
 export const DASHBOARD_TEXT = {
-  upgrade: "Upgrade to Pro",
+  /** The header's button: "Upgrade to Pro" with the built-in plans, else the plan 'Upgrade' offers. */
+  upgrade: (plan: string) => `Upgrade to ${plan}`,
   nav: {
     dashboard: "Dashboard",
     sites: "My Sites",
@@ -64,7 +65,9 @@ export const DASHBOARD_TEXT = {
 export const LANDING_TEXT = {
   nav: {
     features: "Features",
-    featureItems: ["Uptime Guarantee", "One-Click Rollbacks", "CDN Integration", "AI Optimization", "Developer Tools"],
+    // The fourth entry was "AI Optimization": Berth checks each publish with plain rules and
+    // learns nothing, so the menu names what it does, as its card does.
+    featureItems: ["Uptime Guarantee", "One-Click Rollbacks", "CDN Integration", "Publish Check", "Developer Tools"],
     pricing: "Pricing",
     docs: "Docs",
     resources: "Resources",
@@ -143,15 +146,21 @@ export const AUTH_SCREEN_TEXT = {
   hidePassword: "Hide password",
 } as const;
 
-/** Berth's own texts of the dashboard shell, beyond its fixed labels (notifications, plans, menus). */
+/** Berth's own texts of the dashboard shell, beyond its fixed labels (plans, menus; the bell's are in notifications.ts). */
 export const DASHBOARD_SHELL_TEXT = {
-  notificationsTitle: "Notifications",
-  notificationsEmpty: "No notifications yet",
-  notificationsEmptyBody: "We'll let you know when a deployment finishes or a domain goes live.",
   upgradeTitle: "Plans",
-  upgradeBody: "Upgrades are arranged by the operator of this Berth server.",
-  upgradeContact: "To move to Pro, write to",
-  upgradeNoContact: "Ask the administrator of this Berth server.",
+  upgradeBody: (plan: string) => `Compare the plans. ${plan} is arranged by the operator of this Berth server.`,
+  /** For an account no plan is offered above: on Pro, with the built-in plans. */
+  upgradeBodyPro: (plan: string) => `Your account is on ${plan}. Here is what each plan includes.`,
+  upgradeContinue: "Continue to billing",
+  upgradeRequest: (plan: string) => `Request ${plan}`,
+  upgradeRequestHint: (plan: string) => `Ask for ${plan} and an admin of this server will answer. You'll get a notification either way.`,
+  upgradePending: (plan: string) => `Your request for ${plan} is waiting for an admin`,
+  upgradePendingBody: (date: string) => `You asked on ${date}. You'll get a notification when it is answered.`,
+  upgradeDeclined: (date: string) => `Your last request was declined on ${date}. You can ask again.`,
+  upgradeRequested: "Request sent",
+  upgradeRequestedBody: "An admin will answer it. You'll get a notification.",
+  upgradeRequestFailed: "Could not send the request",
   currentPlan: "Current plan",
   openMenu: "Open menu",
   collapseSidebar: "Collapse sidebar",
@@ -175,7 +184,11 @@ export const CONTACT_FORM_TEXT = {
 /** The operator's admin page (/dashboard/admin): labels, dialogs and toasts. */
 export const ADMIN_TEXT = {
   title: "Admin",
-  subtitle: "Every account on this server: plans, storage, bans and access.",
+  /** `upgrade`: the plans users may ask for ("Pro", or "Maker or Studio"), if any. */
+  subtitle: (upgrade: string | undefined) =>
+    upgrade
+      ? `Every account on this server, the messages sent to its operator and the requests for ${upgrade}.`
+      : "Every account on this server and the messages sent to its operator.",
   searchPlaceholder: "Search by name or e-mail",
   searchLabel: "Search users by name or e-mail",
   clearSearch: "Clear search",
@@ -364,17 +377,18 @@ export const SETTINGS_TEXT = {
     failed: "Something went wrong",
   },
   notifications: {
-    title: "E-mail notifications",
-    description: "Choose which e-mails Berth sends you. Account and security mail is always sent.",
-    deployFailed: "Deployment failed",
-    deployFailedBody: "When a deployment of one of your sites fails.",
-    domainActive: "Custom domain active",
-    domainActiveBody: "When a custom domain you added is verified and serving your site.",
+    title: "Notifications",
+    description: "Choose where each kind of notice reaches you: the bell's feed, e-mail, or both. Account and security mail is always sent.",
+    kind: "Notice",
+    feed: "Feed",
+    email: "E-mail",
+    channelLabel: (channel: "Feed" | "E-mail", kind: string) => `${kind}: ${channel.toLowerCase()}`,
+    summaryTitle: "Weekly summary",
     weeklySummary: "Weekly summary",
-    weeklySummaryBody: "A short report of your sites' visits, once a week.",
+    weeklySummaryBody: "A short report of your sites' visits, by e-mail once a week.",
     saved: "Notification preferences saved",
-    turnedOn: (what: string) => `${what} e-mails turned on.`,
-    turnedOff: (what: string) => `${what} e-mails turned off.`,
+    turnedOn: (what: string) => `${what} turned on.`,
+    turnedOff: (what: string) => `${what} turned off.`,
     failed: "Could not save your preferences",
     loadFailed: "Could not load your preferences",
   },

@@ -1,15 +1,13 @@
 // What may be uploaded (types, the texts that refuse a file) and the path rules of a site's files,
 // shared by the dashboard (checks before sending) and the server (the checks that count).
-import { PLANS } from "./plans";
-
 const MB = 1024 * 1024;
 
 /**
- * The free plan's file limit, which every account starts on: what the dashboard checks against
- * until it knows the user's plan, and the texts' default. The limit that applies is the plan's
- * (common/plans.ts).
+ * The built-in Free plan's file limit (server/plans/builtIn.ts): the texts' default, and what the
+ * dashboard checks against in the moment before it knows the user's plan. The limit that applies
+ * is the plan's, which the server enforces and GET /api/stats reports.
  */
-export const MAX_UPLOAD_BYTES = PLANS.free.maxFileBytes;
+export const MAX_UPLOAD_BYTES = 50 * MB;
 
 export const ALLOWED_EXTENSIONS = ["html", "htm", "css", "js", "jpg", "jpeg", "png", "gif", "pdf", "zip"] as const;
 
@@ -74,7 +72,59 @@ export const UPLOAD_TEXT = {
   tooLargeTitle: "File too large",
   tooLargeDescription: (maxBytes: number = MAX_UPLOAD_BYTES) => `Maximum file size is ${formatUploadLimit(maxBytes)}`,
   failed: "Upload failed",
+  storageFullTitle: "The server is out of storage space",
+  storageFullDescription: "Nothing was changed. Try again later, or tell the server's operator.",
   succeeded: "File uploaded successfully",
+} as const;
+
+const plural = (count: number, one: string, many: string) => `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+
+/**
+ * A dropped or chosen folder, in the wizard and the Files tab: what the zone offers, what it says
+ * while the folder is read, checked and sent, and the refusals made before a byte leaves the
+ * browser (the server's own, such as the plan's storage, arrive in its words).
+ */
+export const FOLDER_TEXT = {
+  chooseFolder: "Choose a folder",
+  fileOrFolder: "Upload a file or a folder",
+  kindTitle: "Folder",
+  kindBody: "Published as it is, subfolders and all; its index.html is the home page.",
+  severalItems: "Dropped files and folders",
+  /** The deployment's note, as an upload's is "Uploaded index.html". */
+  note: (name: string | null, files: number) => (name ? `Uploaded folder ${name}` : `Uploaded ${plural(files, "file", "files")}`),
+  folderPrompt: "A whole folder? Drop it above, or",
+  reading: "Reading the folder…",
+  explanation: "Every file is published where it sits in the folder, subfolders and all, and index.html at the top is the home page.",
+  explanationInto: "It goes with its subfolders and all. The site's other files stay as they are; a file at the same path is replaced.",
+  summary: (files: number, size: string) => `${plural(files, "file", "files")} · ${size}`,
+  leftOut: (count: number) => `${plural(count, "hidden item", "hidden items")} left out (names starting with a dot)`,
+  hashing: "Checking files…",
+  uploading: "Uploading…",
+  publishing: "Publishing…",
+  /** "120 of 200 files · 1.2 MB of 3.4 MB", in its two halves, which a narrow screen puts on two lines. */
+  progressFiles: (files: number, totalFiles: number) => `${files.toLocaleString("en-US")} of ${plural(totalFiles, "file", "files")}`,
+  progressBytes: (bytes: string, totalBytes: string) => `${bytes} of ${totalBytes}`,
+  unchanged: (count: number) => `${plural(count, "file", "files")} already stored, not sent again`,
+  nothingToSend: "Every file is already stored: nothing to send",
+  publishingNote: "Saving your files and making them live",
+  succeeded: "Folder published",
+  succeededDescription: (files: number, version: number) => `${plural(files, "file", "files")} published as version ${version}.`,
+  liveUnchanged: "Your live site is unchanged.",
+  cancelled: "Upload cancelled",
+  createdNotPublished: (name: string) => `${name} was created, but the folder was not published`,
+  publishAgainHint: "Nothing is live yet. Fix what the message says, then press Create Site again: the folder goes to this same site.",
+  emptyTitle: "Nothing to publish",
+  emptyDescription: "The folder holds no files to publish. Files and folders whose names start with a dot are left out.",
+  tooManyTitle: "Too many files",
+  tooManyDescription: (max: number) =>
+    `A site can hold at most ${max.toLocaleString("en-US")} files. Leave out what the site does not need (node_modules, say) and try again.`,
+  badNameTitle: "A name cannot be published",
+  unreadableTitle: "A file could not be read",
+  unreadableDescription: (path: string) => `${path} could not be read. It may have been moved or changed; choose the folder again.`,
+  changedDescription: "A file changed while it was being sent. Choose the folder again to publish its current version.",
+  insecureTitle: "Folders need a secure connection",
+  insecureDescription:
+    "The browser works out each file's digest only on HTTPS or localhost. Open the dashboard over HTTPS, or upload a zip of the folder instead.",
 } as const;
 
 const UTF8 = "; charset=utf-8";

@@ -4,7 +4,7 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLANS } from "../common/plans";
+import { PRO_PLAN } from "../server/plans/builtIn";
 import { berthCli, startBerth, type Berth } from "./support/berth";
 
 const ROOT_EMAIL = "root@berth.test";
@@ -59,7 +59,7 @@ describe("berth admin commands", () => {
       .map((c) => c.split(";")[0])
       .join("; ");
     const stats = await (await fetch(`${api}/api/stats`, { headers: { cookie } })).json();
-    expect(stats.storage_quota).toBe(PLANS.pro.storageBytes);
+    expect(stats.storage_quota).toBe(PRO_PLAN.storageBytes);
 
     // A ban through the socket signs the user out in the running server.
     expect((await berthCli(env, "admin", "ban", EMAIL)).code).toBe(0);

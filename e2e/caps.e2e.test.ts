@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { CAP_TEXT } from "../common/limits";
 import { setPlan, startBerth, type Berth } from "./support/berth";
 import { launchBrowser } from "./support/browser";
-import { createSiteInWizard, signInNewUser } from "./support/pages";
+import { createSiteInWizard, openWizardUploadStep, signInNewUser } from "./support/pages";
 
 const page1 = { name: "index.html", mimeType: "text/html", buffer: Buffer.from("<!doctype html><title>One</title><h1>One</h1>") };
 
@@ -35,13 +35,7 @@ describe("caps per account in the browser", () => {
   });
 
   it("the wizard shows why a second site is refused", async () => {
-    await page.goto(`${berth.url}/dashboard/sites/new`);
-    await page.getByLabel("Site Name").fill("Two");
-    await page
-      .getByText(/\.localhost/)
-      .first()
-      .waitFor();
-    await page.getByRole("button", { name: "Next" }).click();
+    await openWizardUploadStep(page, berth, "Two");
     await page.locator('input[type="file"]').setInputFiles({ ...page1, buffer: Buffer.from("<h1>Two</h1>") });
     await page.getByRole("button", { name: "Create Site" }).click();
     await page.getByText(CAP_TEXT.sites(1)).first().waitFor();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedApiTokenResponse } from "../common/apiTokens";
 import { DEPLOY_TEXT, type DeployResponse } from "../common/deploys";
 import type { SiteListResponse } from "../common/sites";
-import { PLANS } from "../common/plans";
+import { FREE_PLAN } from "../server/plans/builtIn";
 import { freePort, startBerth, type Berth } from "./support/berth";
 import { waitFor } from "./support/pages";
 
@@ -275,7 +275,7 @@ describe("berth deploy, installed from npm pack", () => {
     expect(run.code).toBe(1);
     const last = run.stderr.trim().split("\n").at(-1)!;
     expect(last).toMatch(/^berth deploy: /);
-    expect(last).toContain(DEPLOY_TEXT.fileTooLarge("huge.bin", 60 * 1000 * 1000, PLANS.free.maxFileBytes));
+    expect(last).toContain(DEPLOY_TEXT.fileTooLarge("huge.bin", 60 * 1000 * 1000, FREE_PLAN.maxFileBytes));
     // Refused from the manifest: the 60 MB never left the machine.
     expect(proxy.sent()).toBeLessThan(1024 * 1024);
   });

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, getWithHost, runBerth, startBerth, type Berth } from "./support/berth";
+import { berthCli, freePort, getWithHost, runBerth, startBerth, type Berth } from "./support/berth";
 
 describe("starting Berth", () => {
   let berth: Berth;
@@ -67,4 +67,81 @@ describe("starting Berth", () => {
       rmSync(scratch, { recursive: true, force: true });
     }
   });
+
+  it("refuses a plans file with problems, listing each at its place in the file, together with the other settings'", async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "berth-plans-bad-"));
+    try {
+      const plansFile = path.join(scratch, "plans.json");
+      const plans = [
+        { id: "free", name: "Free", price: "$0", limits: { storageBytes: "5 GB", maxFileBytes: 1024, deploymentsKept: 3 } },
+        {
+          id: "free",
+          name: "Pro",
+          price: "$9",
+          limits: { storageBytes: 2048, maxFileBytes: 1024, deploymentsKept: 3 },
+          features: { customDomain: true },
+        },
+      ];
+      writeFileSync(plansFile, JSON.stringify({ plans, upgradeTo: "pro" }));
+      const dataDir = path.join(scratch, "data");
+      const bad = runBerth({ PORT: String(await freePort()), BERTH_DATA_DIR: dataDir, BERTH_PLANS_FILE: plansFile, BERTH_APP_URL: "nope" });
+      expect(await bad.exited).toBe(1);
+      const output = bad.output();
+      expect(output).toContain("Berth cannot start; fix these settings:");
+      expect(output).toContain("BERTH_APP_URL");
+      for (const problem of [
+        "BERTH_PLANS_FILE: plans[0].limits.storageBytes: must be a positive integer or null (unlimited)",
+        "BERTH_PLANS_FILE: plans[1].features.customDomain: is not a field a plans file has",
+        'BERTH_PLANS_FILE: plans[1].id: "free" is already the id of plans[0]',
+        'BERTH_PLANS_FILE: plans: one plan must have "default": true',
+        'BERTH_PLANS_FILE: upgradeTo: "pro" is not the id of a plan in the file',
+      ]) {
+        expect(output).toContain(problem);
+      }
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 240_000);
+
+  it("refuses to start while an account is on a plan the server's plans leave out, naming it, until the operator moves it", async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "berth-plans-gone-"));
+    const dataDir = path.join(scratch, "data");
+    try {
+      const plansFile = path.join(scratch, "plans.json");
+      const limits = { storageBytes: 100 * 1024 * 1024, maxFileBytes: 1024 * 1024, deploymentsKept: 3 };
+      const plans = [
+        { id: "free", name: "Free", price: "$0", default: true, limits },
+        { id: "gold", name: "Gold", price: "$9", limits },
+      ];
+      writeFileSync(plansFile, JSON.stringify({ plans, upgradeTo: "gold" }));
+      const withGold = await startBerth({ BERTH_PLANS_FILE: plansFile }, { dataDir });
+      const email = "goldie@example.com";
+      const signedUp = await fetch(`${withGold.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: withGold.url },
+        body: JSON.stringify({ email, password: "a long enough password", name: "Goldie" }),
+      });
+      expect(signedUp.status).toBe(200);
+      const cliEnv = { BERTH_DATA_DIR: dataDir, BERTH_APP_URL: withGold.url, BERTH_PLANS_FILE: plansFile };
+      expect((await berthCli(cliEnv, "admin", "set-plan", email, "gold")).code).toBe(0);
+      await withGold.stop({ keepDataDir: true });
+
+      // The built-in plans have no "gold": Berth names the account instead of shrinking it to Free.
+      const refused = runBerth({ PORT: String(await freePort()), BERTH_DATA_DIR: dataDir });
+      expect(await refused.exited).toBe(1);
+      const output = refused.output();
+      expect(output).toContain("Berth cannot start: accounts are on plans this server does not offer (its plans: free, pro");
+      expect(output).toContain(`"gold": 1 account (${email})`);
+      expect(output).toContain("npm run berth -- admin set-plan <email> <plan>");
+
+      // The CLI runs while Berth is stopped; once the account is moved, Berth starts.
+      const { BERTH_PLANS_FILE: _file, ...builtIn } = cliEnv;
+      expect((await berthCli(builtIn, "admin", "set-plan", email, "pro")).code).toBe(0);
+      const started = await startBerth({}, { dataDir });
+      await started.stop();
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

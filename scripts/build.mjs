@@ -14,8 +14,9 @@ export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
   await viteBuild({ configFile: path.join(root, "vite.config.ts"), logLevel: quiet ? "warn" : "info" });
   await esbuild({
-    entryPoints: [path.join(root, "server/main.ts")],
-    outfile: path.join(root, "dist/server/main.js"),
+    // The edge workers' threads start from a file of their own, next to main.js (edge/workers/pool.ts).
+    entryPoints: { main: path.join(root, "server/main.ts"), edgeWorker: path.join(root, "server/edge/workers/thread.ts") },
+    outdir: path.join(root, "dist/server"),
     bundle: true,
     platform: "node",
     format: "esm",

@@ -13,6 +13,8 @@ export class ConnectionsPerAddress {
   private readonly open = new Map<string, number>();
   /** Addresses already logged as over the cap, until their count falls back to zero. */
   private readonly reported = new Set<string>();
+  /** Each admitted socket's release, until it closes or its connection moves (`detach`). */
+  private readonly releases = new WeakMap<Socket, () => void>();
 
   constructor(
     private readonly max: number,
@@ -34,8 +36,27 @@ export class ConnectionsPerAddress {
       return false;
     }
     this.open.set(key, count + 1);
-    socket.once("close", () => this.release(key));
+    const release = () => this.release(key);
+    this.releases.set(socket, release);
+    socket.once("close", release);
     return true;
+  }
+
+  /**
+   * The socket's connection lives on elsewhere (another thread holds a copy of its descriptor):
+   * it keeps counting until the returned function is called, not until this socket closes.
+   */
+  detach(socket: Socket): () => void {
+    const release = this.releases.get(socket);
+    if (release === undefined) return () => {};
+    this.releases.delete(socket);
+    socket.removeListener("close", release);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      release();
+    };
   }
 
   private release(key: string): void {

@@ -7,7 +7,7 @@
 // While the listening connection is down, notifications are lost; on reconnecting, `resync` tells
 // every cache to start again from the database.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import type { FastifyBaseLogger } from "fastify";
 import { sql } from "drizzle-orm";
 import type { Db } from "./db/client";
@@ -58,8 +58,10 @@ export async function startClusterEvents(options: { url: string; db: Db; events:
     events.relay(parsed.type, parsed.payload);
   };
 
+  // Loaded here, not at the top: a process on the embedded database never needs the driver.
+  const { default: driver } = await import("pg");
   const connect = async (first: boolean): Promise<void> => {
-    const next = new pg.Client({ connectionString: options.url });
+    const next = new driver.Client({ connectionString: options.url });
     next.on("notification", onNotification);
     next.on("error", (error) => log.warn({ err: error }, "cluster events: connection lost"));
     next.on("end", () => {

@@ -18,18 +18,20 @@ import { DomainRegistry } from "./sites/domainRegistry";
 import { shareKeys } from "./sites/shareTokens";
 import { webhookSecretKey } from "./webhooks/secretBox";
 import { VariantCompressor } from "./services/compressVariants";
-import { watchDeploymentFailures, type DeploymentFailureNotices } from "./services/notifyDeploymentFailed";
+import { watchNotices, type NoticeWatch } from "./services/notifications/watchNotices";
 import { createBerthServer, type ServerOptions } from "./httpServer";
-import { createEdgeHandler, type EdgeHandler } from "./edge/handler";
-import { EdgeResolver } from "./edge/resolver";
+import type { EdgeHandler } from "./edge/handler";
+import type { EdgeResolver } from "./edge/resolver";
 import { createHostRouter, type HostRouter } from "./edge/hosts";
-import { passKeys } from "./edge/protection";
-import { BlobCache, MAX_CACHED_FILE_BYTES } from "./edge/blobCache";
 import { EdgeMemory } from "./edge/memory/budget";
 import { useReadyAnswersBudget } from "./edge/http1/responseHead";
 import { useNativeSend } from "./edge/native/kernelSend";
-import { AnalyticsCollector } from "./edge/analytics/collector";
-import { loadGeoIp } from "./edge/analytics/geoip";
+import type { AnalyticsCollector } from "./edge/analytics/collector";
+import { assembleEdge } from "./edge/assemble";
+import { startEdgeWorkers, threadBudget, type EdgeWorkerPool } from "./edge/workers/pool";
+import { shareSealedBodies } from "./edge/native/sealedBodies";
+import { createMetrics } from "./metrics/metrics";
+import { Lifecycle } from "./lifecycle";
 
 export interface ComposeOptions {
   env: Env;
@@ -45,14 +47,21 @@ export interface ComposeOptions {
   analytics: boolean;
   /** Whether a publish starts compressing in the background; tests run the compressor themselves. */
   compressOnPublish: boolean;
+  /**
+   * Threads serving site hosts (a process: BERTH_EDGE_WORKERS; tests: 1 unless they ask). 1, or
+   * absent: the main thread serves them.
+   */
+  edgeWorkers?: number;
+  /** Start the edge workers at the first site connection (a process), not at once (tests). */
+  edgeWorkersOnDemand?: boolean;
 }
 
 export interface ComposedServer {
   ctx: AppContext;
   /** Makes the compressed forms of published files. */
   compressor: VariantCompressor;
-  /** The deployment-failed e-mails, sent on `deployment` events. */
-  notices: DeploymentFailureNotices;
+  /** The notices and mails that follow events (services/notifications/watchNotices.ts). */
+  notices: NoticeWatch;
   /** Everything the edge remembers, in one budget (BERTH_EDGE_CACHE_MB; edge/memory/budget.ts). */
   memory: EdgeMemory;
   /** Host header → site label: sites-domain hosts and active custom domains. */
@@ -61,6 +70,11 @@ export interface ComposedServer {
   edge: { handler: EdgeHandler; resolver: EdgeResolver } | undefined;
   /** The visits the edge records, written every second; absent when off. Closed after the server. */
   analytics: AnalyticsCollector | undefined;
+  /**
+   * The edge workers, when they run (edge/workers/pool.ts). Closed with the server, before the
+   * database: their last visits are written through this thread.
+   */
+  edgeWorkers: EdgeWorkerPool | undefined;
   /** Berth's one HTTP server over these; requests not for a site host go to `fallback`. */
   createServer: (fallback: http.RequestListener, limits?: Pick<ServerOptions, "bodyTimeoutMs" | "maxConnectionsPerAddress">) => http.Server;
 }
@@ -68,12 +82,21 @@ export interface ComposedServer {
 export async function composeServer(options: ComposeOptions): Promise<ComposedServer> {
   const { env, db, secret, log } = options;
   const mailer = createMailer({ smtpUrl: env.smtpUrl, from: env.mailFrom, dataDir: env.dataDir }, log);
-  const auth = createAuth({ db, appUrl: env.appUrl, secret, mailer, onMailError: (error) => log.error({ err: error }, "could not send mail") });
+  const auth = createAuth({
+    db,
+    appUrl: env.appUrl,
+    secret,
+    mailer,
+    defaultPlan: env.plans.defaultPlan,
+    onMailError: (error) => log.error({ err: error }, "could not send mail"),
+  });
   const blobs = createBlobStore(env, env.dataDir);
   const events = new BerthEvents();
+  const metrics = createMetrics({ db, events, log });
   const ctx: AppContext = {
     env,
     db,
+    plans: env.plans,
     auth,
     mailer,
     legal: options.legal,
@@ -84,52 +107,63 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
     domains: new DomainRegistry(db, events, (error) => log.error({ err: error }, "could not reload custom domains")),
     shareKeys: shareKeys(secret, env.appUrl),
     webhookSecretKey: webhookSecretKey(secret),
+    metrics,
+    lifecycle: new Lifecycle(),
   };
   await ctx.domains.load();
 
   const compressor = new VariantCompressor(ctx);
   if (options.compressOnPublish) {
-    events.on("deployment", ({ deployment }) => {
-      // Another node's publish is that node's to compress (its worker would catch up anyway).
-      if (deployment.status === "success" && !events.relaying) void compressor.kick();
+    events.on("deployment", ({ deployment, check }) => {
+      // Another node's publish is that node's to compress (its worker would catch up anyway); a
+      // publish check's result is news about files already compressed.
+      if (deployment.status === "success" && !check && !events.relaying) void compressor.kick();
     });
   }
-  const notices = watchDeploymentFailures(ctx);
+  const notices = watchNotices(ctx);
 
-  const memory = new EdgeMemory(env.edgeCacheBytes);
-  useReadyAnswersBudget(memory);
-  useNativeSend(env.nativeSend);
-  const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
-  const analytics =
-    options.edge && options.analytics
-      ? new AnalyticsCollector({
-          memory,
+  const workerCount = options.edge ? (options.edgeWorkers ?? 1) : 1;
+  const edgeWorkers =
+    workerCount >= 2
+      ? await startEdgeWorkers({
+          count: workerCount,
+          env,
+          secret,
           db,
+          events,
           log,
-          sitesDomain: env.sitesDomain,
-          trustProxy: env.trustProxy,
-          geoIp: env.geoipCsv
-            ? await loadGeoIp(env.geoipCsv).catch((error: unknown) => {
-                throw new Error(`BERTH_GEOIP_CSV (${env.geoipCsv}): ${(error as Error).message}`);
-              })
-            : undefined,
+          analytics: options.analytics,
+          onShareLinkUsedUp: (used) => notices.shareLinkUsedUp(used),
+          onDemand: options.edgeWorkersOnDemand ?? false,
         })
       : undefined;
+  // What the workers count, added to this thread's at every scrape.
+  if (edgeWorkers) metrics.include(() => edgeWorkers.counts());
+  // With workers this thread serves only what they give back (other hosts, Ranges, forms): a
+  // worker's share of the budget is plenty.
+  const memory = new EdgeMemory(edgeWorkers ? threadBudget(env.edgeCacheBytes, workerCount) : env.edgeCacheBytes);
+  useReadyAnswersBudget(memory);
+  useNativeSend(env.nativeSend);
+  if (edgeWorkers) shareSealedBodies(workerCount + 1);
+  const hosts = createHostRouter({ ...env, customDomains: ctx.domains, memory });
   let edge: ComposedServer["edge"];
+  let analytics: AnalyticsCollector | undefined;
   if (options.edge) {
-    const resolver = new EdgeResolver(db, events, memory);
-    const handler = createEdgeHandler({
-      resolver,
-      blobs,
-      cache: new BlobCache(blobs, memory, MAX_CACHED_FILE_BYTES),
-      log,
+    const assembled = await assembleEdge({
+      env,
       db,
-      passKeys: passKeys(secret, env.appUrl),
+      events,
+      blobs,
+      memory,
+      secret,
       shareKeys: ctx.shareKeys,
-      trustProxy: env.trustProxy,
-      analytics,
+      log,
+      analytics: options.analytics,
+      counts: metrics.counts,
+      onShareLinkUsedUp: (used) => notices.shareLinkUsedUp(used),
     });
-    edge = { handler, resolver };
+    edge = { handler: assembled.handler, resolver: assembled.resolver };
+    analytics = assembled.analytics;
   }
 
   return {
@@ -140,6 +174,18 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
     hosts,
     edge,
     analytics,
-    createServer: (fallback, limits = {}) => createBerthServer({ hosts, edge: edge?.handler, log, analytics, fallback, ...limits }),
+    edgeWorkers,
+    createServer: (fallback, limits = {}) =>
+      createBerthServer({
+        hosts,
+        edge: edge?.handler,
+        log,
+        analytics,
+        fallback,
+        workers: edgeWorkers,
+        requests: metrics.counts,
+        lifecycle: ctx.lifecycle,
+        ...limits,
+      }),
   };
 }

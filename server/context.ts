@@ -9,11 +9,19 @@ import type { BerthEvents } from "./events";
 import type { SiteUrls } from "./sites/urls";
 import type { DomainRegistry } from "./sites/domainRegistry";
 import type { ShareKeys } from "./sites/shareTokens";
+import type { BerthMetrics } from "./metrics/metrics";
+import type { PlanCatalog } from "../common/plans";
+import type { Lifecycle } from "./lifecycle";
 
 /** What every route and service may use. Built by compose.ts, once per process and once per test server. */
 export interface AppContext {
   env: Env;
   db: Db;
+  /**
+   * The plans this server offers (BERTH_PLANS_FILE, or the built-in Free and Pro), loaded once at
+   * startup: every limit and feature check, and GET /api/config, read these.
+   */
+  plans: PlanCatalog;
   auth: Auth;
   mailer: Mailer;
   legal: LegalDocuments;
@@ -27,4 +35,8 @@ export interface AppContext {
   shareKeys: ShareKeys;
   /** The key webhook endpoints' signing secrets are encrypted with, derived from the server secret (webhooks/secretBox.ts). */
   webhookSecretKey: Buffer;
+  /** What /metrics reports; counting is always on, serving it is not (metrics/). */
+  metrics: BerthMetrics;
+  /** Draining once SIGTERM arrived: /api/health answers 503 and connections close after their answer. */
+  lifecycle: Lifecycle;
 }

@@ -334,3 +334,43 @@ describe("loadEnv: slow clients", () => {
     expect(problems).toContain('BERTH_MAX_CONNECTIONS_PER_IP: must be 0 or more (got "-1")');
   });
 });
+
+describe("loadEnv: metrics", () => {
+  const problemsOf = (source: Record<string, string>): string => {
+    try {
+      loadEnv(source, []);
+    } catch (error) {
+      return (error as EnvError).problems.join("\n");
+    }
+    return "";
+  };
+
+  it("serves no metrics by default", () => {
+    expect(loadEnv({}, []).metrics).toEqual({ token: undefined, listen: undefined });
+  });
+
+  it("takes a loopback listener without a token, in any spelling of loopback", () => {
+    expect(loadEnv({ BERTH_METRICS_LISTEN: "127.0.0.1:9464" }, []).metrics.listen).toEqual({ host: "127.0.0.1", port: 9464, loopback: true });
+    expect(loadEnv({ BERTH_METRICS_LISTEN: "[::1]:9464" }, []).metrics.listen).toEqual({ host: "::1", port: 9464, loopback: true });
+    expect(loadEnv({ BERTH_METRICS_LISTEN: "127.8.9.10:1" }, []).metrics.listen?.loopback).toBe(true);
+    expect(loadEnv({ BERTH_METRICS_LISTEN: "localhost:9464" }, []).metrics.listen?.loopback).toBe(true);
+    expect(loadEnv({ BERTH_METRICS_LISTEN: "[0:0:0:0:0:0:0:1]:9464" }, []).metrics.listen?.loopback).toBe(true);
+  });
+
+  it("refuses any other address unless the token is set, and says why", () => {
+    for (const listen of ["0.0.0.0:9464", "10.0.0.5:9464", "[::]:9464", "[2001:db8::1]:9464", "128.0.0.1:9464"]) {
+      expect(problemsOf({ BERTH_METRICS_LISTEN: listen }), listen).toMatch(
+        new RegExp(`BERTH_METRICS_LISTEN: ${listen.replace(/[.[\]]/g, "\\$&")} is not a loopback address.*set BERTH_METRICS_TOKEN too`),
+      );
+    }
+    const env = loadEnv({ BERTH_METRICS_LISTEN: "0.0.0.0:9464", BERTH_METRICS_TOKEN: "a-token-of-16-chars" }, []);
+    expect(env.metrics).toEqual({ token: "a-token-of-16-chars", listen: { host: "0.0.0.0", port: 9464, loopback: false } });
+  });
+
+  it("names a listen address it cannot read, and a short token", () => {
+    for (const listen of ["9464", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "metrics.internal:9464", "::1:9464"]) {
+      expect(problemsOf({ BERTH_METRICS_LISTEN: listen }), listen).toContain(`BERTH_METRICS_LISTEN: "${listen}" is not an address and port`);
+    }
+    expect(problemsOf({ BERTH_METRICS_TOKEN: "short" })).toContain("BERTH_METRICS_TOKEN: must be at least 16 characters");
+  });
+});

@@ -1,11 +1,15 @@
 // Every setting Berth reads, parsed and checked once at startup. A bad or missing value never
 // surfaces at the first request: loadEnv collects every problem and the process exits with the list.
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { canonicalIp } from "./dns";
 import { registrableDomainSharedWithSites } from "./registrableDomain";
 import { z } from "zod";
 import { DEFAULT_CAPS, type AccountCaps } from "../common/limits";
+import type { PlanCatalog } from "../common/plans";
+import { BUILT_IN_PLANS } from "./plans/builtIn";
+import { loadPlansFile } from "./plans/file";
 
 const port = z.coerce
   .number({ error: "must be a number" })
@@ -89,10 +93,19 @@ const Schema = z.object({
   BERTH_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
   BERTH_CONTACT_EMAIL: z.preprocess(blankToUndefined, email.optional()),
   BERTH_ADMIN_EMAILS: z.preprocess(blankToUndefined, z.string().optional()),
+  // Kept as written (no trailing-slash trim): the dashboard replaces {email} in it.
+  BERTH_UPGRADE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), "must be a URL such as https://billing.example.com/berth")
+      .optional(),
+  ),
   BERTH_CONTACT_ADDRESS: z.preprocess(blankToUndefined, z.string().max(200).optional()),
   BERTH_CONTACT_PHONE: z.preprocess(blankToUndefined, z.string().max(40).optional()),
   BERTH_TERMS_FILE: z.preprocess(blankToUndefined, z.string().optional()),
   BERTH_PRIVACY_FILE: z.preprocess(blankToUndefined, z.string().optional()),
+  BERTH_PLANS_FILE: z.preprocess(blankToUndefined, z.string().optional()),
   BERTH_TRUST_PROXY: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("false")
@@ -100,11 +113,22 @@ const Schema = z.object({
   BERTH_ROLES: z.string().default("api,web,edge,worker"),
   BERTH_DNS_SERVERS: z.preprocess(blankToUndefined, z.string().optional()),
   BERTH_PUBLIC_IPS: z.preprocess(blankToUndefined, z.string().optional()),
+  BERTH_DB_BUFFERS_MB: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").default(16),
   BERTH_EDGE_CACHE_MB: z.coerce
     .number({ error: "must be a number" })
     .int("must be a whole number")
     .min(8, "must be at least 8: the edge keeps its hosts and paths in it too, not only files")
     .default(256),
+  // No default here: it is the machine's core count, applied below, so the settings' docs can say so.
+  BERTH_EDGE_WORKERS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1 (1 serves sites from the main thread)")
+      .max(256, "must be at most 256")
+      .optional(),
+  ),
   BERTH_ANALYTICS: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("true")
@@ -116,7 +140,7 @@ const Schema = z.object({
   BERTH_GEOIP_CSV: z.preprocess(blankToUndefined, z.string().optional()),
   BERTH_BACKUP_DAILY: z
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
-    .default("false")
+    .default("true")
     .transform((v) => v === "true" || v === "1"),
   BERTH_ORPHAN_GRACE_SECONDS: z.coerce
     .number({ error: "must be a number" })
@@ -134,6 +158,13 @@ const Schema = z.object({
     .transform((v) => v === "true" || v === "1"),
   BERTH_BODY_TIMEOUT_SECONDS: wholeNumber(1).default(DEFAULT_BODY_TIMEOUT_SECONDS),
   BERTH_MAX_CONNECTIONS_PER_IP: wholeNumber(0).default(256),
+  BERTH_METRICS_TOKEN: z.preprocess(
+    blankToUndefined,
+    z.string().min(16, "must be at least 16 characters: whoever guesses it reads the metrics").optional(),
+  ),
+  BERTH_METRICS_LISTEN: z.preprocess(blankToUndefined, z.string().optional()),
+  BERTH_SHUTDOWN_DRAIN_SECONDS: wholeNumber(0).default(0),
+  BERTH_SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1).default(30),
   BERTH_LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: "must be one of fatal, error, warn, info, debug, trace, silent",
@@ -174,6 +205,8 @@ export interface Env {
   contactEmail: string | undefined;
   /** Lower-cased; admins without needing a promotion. */
   adminEmails: ReadonlySet<string>;
+  /** The operator's own billing page: 'Upgrade' links there instead of asking an admin. */
+  upgradeUrl: string | undefined;
   contactAddress: string | undefined;
   contactPhone: string | undefined;
   termsFile: string | undefined;
@@ -181,14 +214,22 @@ export interface Env {
   trustProxy: boolean;
   roles: ReadonlySet<Role>;
   logLevel: string;
+  /** After SIGTERM, how long the port stays open while /api/health answers draining (BERTH_SHUTDOWN_DRAIN_SECONDS). */
+  shutdownDrainMs: number;
+  /** How long requests in flight may take once the port closed, before they are cut off (BERTH_SHUTDOWN_TIMEOUT_SECONDS). */
+  shutdownTimeoutMs: number;
+  /** The embedded database's shared_buffers, in MB (BERTH_DB_BUFFERS_MB). */
+  dbBuffersMb: number;
   edgeCacheBytes: number;
+  /** Threads that serve site hosts (BERTH_EDGE_WORKERS); 1 serves them from the main thread. */
+  edgeWorkers: number;
   /** Whether the edge records requests for analytics (BERTH_ANALYTICS). */
   analytics: boolean;
   /** Whether the edge sends big cached bodies with the native addon when it is built (BERTH_NATIVE_SEND). */
   nativeSend: boolean;
   /** Path of the GeoIP country CSV (BERTH_GEOIP_CSV), if any. */
   geoipCsv: string | undefined;
-  /** Whether the worker writes a daily backup into $BERTH_DATA_DIR/backups (BERTH_BACKUP_DAILY). */
+  /** Whether the worker writes a daily backup into $BERTH_DATA_DIR/backups (BERTH_BACKUP_DAILY, on unless `false`). */
   backupDaily: boolean;
   /** How old an unreferenced blob or a temporary file must be before the worker deletes it (BERTH_ORPHAN_GRACE_SECONDS). */
   orphanGraceMs: number;
@@ -198,12 +239,33 @@ export interface Env {
   publicIps: string[];
   /** How many sites, custom domains, share links, API tokens and webhooks an account may hold (BERTH_MAX_*). */
   caps: AccountCaps;
+  /**
+   * The plans this server offers: BERTH_PLANS_FILE's, else the built-in Free and Pro. compose.ts
+   * hands them to AppContext.plans, which every rule reads.
+   */
+  plans: PlanCatalog;
   /** Whether webhooks may go to private, loopback and other non-public addresses (BERTH_WEBHOOK_ALLOW_PRIVATE). */
   webhookAllowPrivate: boolean;
   /** How long a request body may make no progress (BERTH_BODY_TIMEOUT_SECONDS). */
   bodyTimeoutMs: number;
   /** Open connections per client address; 0 for none (BERTH_MAX_CONNECTIONS_PER_IP, off behind a trusted proxy). */
   maxConnectionsPerAddress: number;
+  /** Where Prometheus metrics are served; both unset: nowhere (server/metrics/). */
+  metrics: MetricsSettings;
+}
+
+export interface MetricsSettings {
+  /** BERTH_METRICS_TOKEN: /metrics on the main port answers a request that bears it. */
+  token: string | undefined;
+  /** BERTH_METRICS_LISTEN: a listener of its own for /metrics, without the token on a loopback address. */
+  listen: ListenAddress | undefined;
+}
+
+export interface ListenAddress {
+  /** As node's listen() takes it: an address without brackets, or `localhost`. */
+  host: string;
+  port: number;
+  loopback: boolean;
 }
 
 export class EnvError extends Error {
@@ -269,6 +331,45 @@ function parsePublicIps(raw: string | undefined, problems: string[]): string[] {
   return addresses;
 }
 
+/** `127.0.0.1:9464`, `[::1]:9464` or `localhost:9464`. */
+function parseListen(raw: string | undefined, hasToken: boolean, problems: string[]): ListenAddress | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const text = raw.trim();
+  const match = /^\[([^\]]+)\]:(\d{1,5})$/.exec(text) ?? /^([^:[\]]+):(\d{1,5})$/.exec(text);
+  const host = match?.[1]?.toLowerCase();
+  const portNumber = Number(match?.[2]);
+  if (host === undefined || !(host === "localhost" || isIP(host)) || !(portNumber >= 1 && portNumber <= 65535)) {
+    problems.push(`BERTH_METRICS_LISTEN: "${text}" is not an address and port such as 127.0.0.1:9464 or [::1]:9464`);
+    return undefined;
+  }
+  const loopback = isLoopback(host);
+  if (!loopback && !hasToken) {
+    // Request rates, queue lengths and memory tell an attacker when and how to hurt the server.
+    problems.push(
+      `BERTH_METRICS_LISTEN: ${text} is not a loopback address, so anyone who can reach it would read Berth's metrics ` +
+        `(traffic, queues, memory) without a password. Listen on 127.0.0.1 or [::1] and let Prometheus scrape it there, ` +
+        `or set BERTH_METRICS_TOKEN too: the listener then asks for it as a bearer token`,
+    );
+  }
+  return { host, port: portNumber, loopback };
+}
+
+/** 127.0.0.0/8, ::1 (also as ::ffff:127.x.x.x) and localhost: reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  const v4 = host.startsWith("::ffff:") && isIP(host.slice(7)) === 4 ? host.slice(7) : host;
+  if (isIP(v4) === 4) return v4.split(".")[0] === "127";
+  return canonicalIp(host) === "::1";
+}
+
+/** BERTH_PLANS_FILE's plans, each of the file's problems one line of the list; unset: the built-in ones. */
+function parsePlans(raw: string | undefined, problems: string[]): PlanCatalog {
+  if (raw === undefined || raw.trim() === "") return BUILT_IN_PLANS;
+  const loaded = loadPlansFile(path.resolve(raw));
+  for (const problem of loaded.problems) problems.push(`BERTH_PLANS_FILE: ${problem}`);
+  return loaded.catalog ?? BUILT_IN_PLANS;
+}
+
 function appUrlOf(v: { PORT: number; BERTH_APP_URL?: string | undefined }): string {
   return v.BERTH_APP_URL ?? `http://localhost:${v.PORT}`;
 }
@@ -319,6 +420,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const adminEmails = parseAdminEmails(source.BERTH_ADMIN_EMAILS ?? "", problems);
   const dnsServers = parseDnsServers(source.BERTH_DNS_SERVERS, problems);
   const publicIps = parsePublicIps(source.BERTH_PUBLIC_IPS, problems);
+  const metricsListen = parseListen(source.BERTH_METRICS_LISTEN, (source.BERTH_METRICS_TOKEN ?? "").trim() !== "", problems);
+  const plans = parsePlans(source.BERTH_PLANS_FILE, problems);
   // Judged whenever the settings it needs are valid, so it joins the list even when others are not.
   const hosts = Schema.pick({ PORT: true, BERTH_APP_URL: true, BERTH_SITES_DOMAIN: true, BERTH_ALLOW_SHARED_DOMAIN: true }).safeParse(source);
   if (hosts.success) checkSharedDomain(appUrlOf(hosts.data), hosts.data.BERTH_SITES_DOMAIN, hosts.data.BERTH_ALLOW_SHARED_DOMAIN, problems);
@@ -349,6 +452,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     secret: v.BERTH_SECRET,
     contactEmail: v.BERTH_CONTACT_EMAIL,
     adminEmails,
+    upgradeUrl: v.BERTH_UPGRADE_URL,
     contactAddress: v.BERTH_CONTACT_ADDRESS,
     contactPhone: v.BERTH_CONTACT_PHONE,
     termsFile: v.BERTH_TERMS_FILE,
@@ -356,7 +460,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     trustProxy: v.BERTH_TRUST_PROXY,
     roles,
     logLevel: v.BERTH_LOG_LEVEL,
+    shutdownDrainMs: v.BERTH_SHUTDOWN_DRAIN_SECONDS * 1000,
+    shutdownTimeoutMs: v.BERTH_SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    dbBuffersMb: v.BERTH_DB_BUFFERS_MB,
     edgeCacheBytes: v.BERTH_EDGE_CACHE_MB * 1024 * 1024,
+    edgeWorkers: v.BERTH_EDGE_WORKERS ?? availableParallelism(),
     analytics: v.BERTH_ANALYTICS,
     nativeSend: v.BERTH_NATIVE_SEND,
     geoipCsv: v.BERTH_GEOIP_CSV,
@@ -371,8 +479,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       apiTokensPerAccount: v.BERTH_MAX_API_TOKENS_PER_ACCOUNT,
       webhooksPerAccount: v.BERTH_MAX_WEBHOOKS_PER_ACCOUNT,
     },
+    plans,
     webhookAllowPrivate: v.BERTH_WEBHOOK_ALLOW_PRIVATE,
     bodyTimeoutMs: v.BERTH_BODY_TIMEOUT_SECONDS * 1000,
     maxConnectionsPerAddress: v.BERTH_TRUST_PROXY ? 0 : v.BERTH_MAX_CONNECTIONS_PER_IP,
+    metrics: { token: v.BERTH_METRICS_TOKEN, listen: metricsListen },
   };
 }

@@ -3,6 +3,9 @@
 import { EventEmitter } from "node:events";
 import type { DomainStatus } from "../common/domains";
 import type { Deployment } from "./db/repositories/deployments";
+import type { Notice } from "./services/notifications/notify";
+import type { CheckSummary } from "../common/checks";
+import type { PublishSource } from "../common/metrics";
 
 export interface SiteChanged {
   userId: string;
@@ -15,6 +18,8 @@ export interface DeploymentChanged {
   siteId: string;
   subdomain: string;
   deployment: Deployment;
+  /** Its publish check's summary, when the event is the check's result. */
+  check?: CheckSummary;
 }
 
 /** A custom domain was added, moved through provisioning, failed or (status null) was removed. */
@@ -37,18 +42,36 @@ export interface AnalyticsUpdated {
   siteId: string;
 }
 
+/** A notice was added to a user's feed (services/notifications/notify.ts). */
+export interface NotificationAdded {
+  userId: string;
+  notificationId: string;
+}
+
+/** A publish ended, live or refused: how long it took (the metrics' deploy durations). */
+export interface PublishTimed {
+  source: PublishSource;
+  outcome: "success" | "failed";
+  seconds: number;
+}
+
 interface EventMap {
   site: [SiteChanged];
   deployment: [DeploymentChanged];
   variants: [VariantsReady];
   domain: [DomainChanged];
   analytics: [AnalyticsUpdated];
+  notification: [NotificationAdded];
+  /** A notice the user wants by e-mail (services/notifications/notify.ts); never relayed: this node sends it. */
+  noticeMail: [Notice];
+  /** Never relayed: each node times the publishes it ran. */
+  publishTimed: [PublishTimed];
   /** Cached state may be stale (a cluster node lost its notifications): reload from the database. */
   resync: [];
 }
 
 /** The events other nodes hear about (clusterEvents.ts). */
-export const RELAYED_EVENTS = ["site", "deployment", "variants", "domain", "analytics"] as const;
+export const RELAYED_EVENTS = ["site", "deployment", "variants", "domain", "analytics", "notification"] as const;
 export type RelayedEvent = (typeof RELAYED_EVENTS)[number];
 
 export class BerthEvents extends EventEmitter<EventMap> {

@@ -2,9 +2,13 @@
 import { EnvError, loadEnv, type Env } from "./env";
 import { DataDirLockedError } from "./db/lock";
 import { LegalFileError } from "./legal/documents";
+import { UnknownStoredPlansError } from "./plans/storedPlans";
 import { createLogger } from "./log";
 import { restrictUmask } from "./privateFiles";
 import { startBerth } from "./start";
+
+/** After the requests in flight: writing the last visits and closing the database. */
+const LAST_WRITES_MS = 10_000;
 
 async function main(): Promise<void> {
   // Before anything is written: whatever Berth or a library creates is this user's alone.
@@ -24,7 +28,7 @@ async function main(): Promise<void> {
   try {
     berth = await startBerth(env, log);
   } catch (error) {
-    if (error instanceof DataDirLockedError || error instanceof LegalFileError) {
+    if (error instanceof DataDirLockedError || error instanceof LegalFileError || error instanceof UnknownStoredPlansError) {
       console.error(`Berth cannot start: ${error.message}`);
       process.exit(1);
     }
@@ -39,19 +43,31 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info(`${signal} received, shutting down`);
-    // An upload that never finishes must not keep the process alive forever.
-    setTimeout(() => {
-      log.warn("shutdown took longer than 10 s; exiting anyway");
-      process.exit(1);
-    }, 10_000).unref();
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        log.error({ err: error }, "shutdown failed");
+    const drainMs = env.shutdownDrainMs;
+    log.info(
+      drainMs > 0
+        ? `${signal} received: draining for ${drainMs / 1000} s (/api/health answers 503), then shutting down`
+        : `${signal} received, shutting down`,
+    );
+    // Past its limits (drain, requests in flight, then time to write the last visits and close
+    // the database), nothing may keep the process alive.
+    setTimeout(
+      () => {
+        log.warn("shutdown did not finish in time; exiting anyway");
         process.exit(1);
       },
-    );
+      drainMs + env.shutdownTimeoutMs + LAST_WRITES_MS,
+    ).unref();
+    running.drain();
+    setTimeout(() => {
+      running.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    }, drainMs);
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));

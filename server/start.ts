@@ -16,15 +16,27 @@ import { webDistDir } from "./paths";
 import { ensureSubdomainPool } from "./services/subdomainPool";
 import { startWorker } from "./jobs/worker";
 import { startAdminSocket, type AdminSocket } from "./adminSocket";
+import { keepMallocLean } from "./mallocTuning";
+import { nativeMalloc } from "./edge/native/kernelSend";
+import { METRICS_PATH, metricsListener, startMetricsListener, type MetricsServer } from "./metrics/serve";
+import { checkStoredPlans } from "./plans/storedPlans";
 
 export interface RunningBerth {
   port: number;
   database: Database;
+  /** SIGTERM's first step: /api/health answers 503 draining, every answer closes its connection. */
+  drain(): void;
+  /**
+   * Stops listening, lets the requests in flight finish (BERTH_SHUTDOWN_TIMEOUT_SECONDS, then cuts
+   * them off), writes the last visits and closes the database.
+   */
   close(): Promise<void>;
 }
 
 export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<RunningBerth> {
   const releaseLock = lockDataDir(env.dataDir);
+  // Before the database and the first large buffers are allocated.
+  const stopTrimming = keepMallocLean(nativeMalloc);
   let database: Database | undefined;
   try {
     // Under the lock, before anything opens: what an older Berth or a copy made under umask 022
@@ -43,11 +55,14 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     }
     const legal = loadLegalDocuments(env);
     const secret = resolveSecret(env.secret, env.dataDir);
-    database = await openDatabase(env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir: path.join(env.dataDir, "db") });
+    database = await openDatabase(
+      env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir: path.join(env.dataDir, "db"), buffersMb: env.dbBuffersMb },
+    );
     await database.migrate();
     log.info({ database: database.kind }, "database ready, migrations applied");
+    await checkStoredPlans(database.db, env.plans);
 
-    const { ctx, compressor, memory, edge, analytics, createServer } = await composeServer({
+    const { ctx, compressor, memory, edge, analytics, edgeWorkers, createServer } = await composeServer({
       env,
       db: database.db,
       secret,
@@ -56,6 +71,8 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       edge: env.roles.has("edge"),
       analytics: env.roles.has("edge") && env.analytics,
       compressOnPublish: true,
+      edgeWorkers: env.edgeWorkers,
+      edgeWorkersOnDemand: true,
     });
     await ensureSubdomainPool(ctx.db);
     // Several nodes on one PostgreSQL server hear each other's events (caches, dashboards).
@@ -64,14 +81,26 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
         ? await startClusterEvents({ url: env.databaseUrl, db: ctx.db, events: ctx.events, log })
         : undefined;
 
+    // Before the main port: a taken metrics port stops start-up with nothing else left open.
+    let metricsServer: MetricsServer | undefined;
+    if (env.metrics.listen) {
+      const { host, port: metricsPort } = env.metrics.listen;
+      metricsServer = await startMetricsListener(ctx.metrics, env.metrics.listen, env.metrics.token, log).catch((error: unknown) => {
+        throw new Error(`BERTH_METRICS_LISTEN (${host}:${metricsPort}): ${(error as Error).message}`);
+      });
+      log.info(`Metrics at http://${host.includes(":") ? `[${host}]` : host}:${metricsServer.port}${METRICS_PATH}`);
+    }
     const serveApi = env.roles.has("api") || env.roles.has("web");
+    // Without Fastify (an edge or worker node), /metrics with its token is still this port's.
+    const metricsOnly = env.metrics.token !== undefined ? metricsListener(ctx.metrics, env.metrics.token, log) : undefined;
     const app = await buildApp(ctx, {
       ...(env.roles.has("web") ? { webDir: webDistDir } : {}),
       serverFactory: (fastifyHandler) =>
         createServer(
           serveApi
             ? fastifyHandler
-            : (_req, res) => {
+            : (req, res) => {
+                if (metricsOnly && req.url?.split("?")[0] === METRICS_PATH) return metricsOnly(req, res);
                 res.statusCode = 404;
                 res.end();
               },
@@ -90,25 +119,46 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
     }
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : env.port;
-    log.info(`Berth is running at ${env.appUrl} (roles: ${[...env.roles].join(", ")}; sites at *.${env.sitesDomain}:${port})`);
+    const threads = edgeWorkers ? `; ${edgeWorkers.count} edge workers` : "";
+    log.info(`Berth is running at ${env.appUrl} (roles: ${[...env.roles].join(", ")}; sites at *.${env.sitesDomain}:${port}${threads})`);
 
     const db = database;
     return {
       port,
       database: db,
+      drain() {
+        ctx.lifecycle.drain();
+      },
       async close() {
         await adminSocket?.close();
+        await metricsServer?.close();
         await worker?.stop();
         await cluster?.close();
-        await app.close();
+        // The workers drain their connections while the server drains its own; both before the
+        // database closes, since the workers' last visits are written through this thread.
+        const served = Promise.all([app.close(), edgeWorkers?.close()]);
+        let limit: NodeJS.Timeout | undefined;
+        const inTime = await Promise.race([
+          served.then(() => true),
+          new Promise<false>((resolve) => (limit = setTimeout(resolve, env.shutdownTimeoutMs, false))),
+        ]);
+        clearTimeout(limit);
+        if (!inTime) {
+          log.warn(`requests still running ${env.shutdownTimeoutMs / 1000} s after the port closed (BERTH_SHUTDOWN_TIMEOUT_SECONDS); cut off`);
+          app.server.closeAllConnections();
+          edgeWorkers?.cutOff();
+          await served;
+        }
         // After the server has stopped answering: the last second of visits.
         await analytics?.close();
         await db.close();
+        stopTrimming();
         releaseLock();
       },
     };
   } catch (error) {
     await database?.close().catch(() => {});
+    stopTrimming();
     releaseLock();
     throw error;
   }

@@ -32,6 +32,7 @@ const Domains = screen(() => import("./routes/dashboard/Domains").then((m) => m.
 const Integrations = screen(() => import("./routes/dashboard/Integrations").then((m) => m.Integrations));
 const CliLogin = screen(() => import("./routes/dashboard/CliLogin").then((m) => m.CliLogin));
 const Settings = screen(() => import("./routes/dashboard/Settings").then((m) => m.Settings));
+const Help = screen(() => import("./routes/dashboard/Help").then((m) => m.Help));
 const Admin = screen(() => import("./routes/dashboard/Admin").then((m) => m.Admin));
 const TwoFactor = screen(() => import("./routes/auth/TwoFactor").then((m) => m.TwoFactor));
 
@@ -69,6 +70,7 @@ const DASHBOARD_SCREENS: Record<DashboardRoute, ReactElement> = {
   "/dashboard/integrations": <Integrations />,
   "/dashboard/cli": <CliLogin />,
   "/dashboard/settings": <Settings />,
+  "/dashboard/help": <Help />,
   "/dashboard/admin": <Admin />,
 };
 

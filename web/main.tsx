@@ -28,7 +28,8 @@ createRoot(document.getElementById("root")!).render(
       <BrowserRouter>
         <SessionProvider>
           <App />
-          <Toaster richColors closeButton position="top-right" />
+          {/* Below the sticky header (two rows on a phone), never over its controls. */}
+          <Toaster richColors closeButton position="top-right" offset={{ top: 76, right: 24 }} mobileOffset={{ top: 112, left: 12, right: 12 }} />
         </SessionProvider>
       </BrowserRouter>
     </QueryClientProvider>

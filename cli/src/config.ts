@@ -1,7 +1,8 @@
 // The user's config file: where `berth login` keeps the server and the token it got. It holds a
 // secret, so the file is written owner-only (0600) in an owner-only folder (0700), through a
 // temporary file renamed over the old one, so a crash never leaves half a file.
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { writePrivateFile } from "./privateFile";
 import os from "node:os";
 import path from "node:path";
 import { CliError } from "./errors";
@@ -37,14 +38,7 @@ export function readUserConfig(file: string): UserConfig {
 }
 
 export function writeUserConfig(file: string, config: UserConfig): void {
-  const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // mkdir's mode applies only to folders it creates (and is cut by the umask): set it either way.
-  chmodSync(dir, 0o700);
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(config, null, 2) + "\n", { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
+  writePrivateFile(file, JSON.stringify(config, null, 2) + "\n");
 }
 
 export function removeUserConfig(file: string): void {

@@ -3,6 +3,7 @@
 // for the server with the token, and a site named by its subdomain.
 import type { SiteListResponse, SiteResponse } from "../../common/sites";
 import { configPath } from "./config";
+import { traceOf } from "./debug";
 import { CliError } from "./errors";
 import { BerthClient, type RetryPolicy } from "./http";
 import type { Reporter } from "./progress";
@@ -54,6 +55,7 @@ export function connect(ctx: Context, settings: Settings, options: { anonymous?:
     token: options.anonymous ? undefined : settings.token,
     ...(ctx.retry ? { retry: ctx.retry } : {}),
     onRetry: (message) => ctx.reporter.line(message),
+    ...(ctx.env.BERTH_DEBUG ? { trace: traceOf(ctx) } : {}),
   });
 }
 

@@ -6,6 +6,12 @@
 // may be sent twice (reads, and every step of a deploy, which the API makes safe to repeat) also
 // 502, 503, 504 and connections that dropped or timed out. A 429 is retried for any request,
 // since the server did nothing with it.
+//
+// Requests go through node:http (node:https for an https server), not fetch: fetch's first call
+// loads and compiles its whole client, about 35 ms of every run of a command that makes one.
+import http from "node:http";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { ApiError, CliError, oneLine } from "./errors";
 import { CLI_VERSION } from "./version";
 
@@ -21,8 +27,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 6, baseMs: 500, maxMs: 15_000, maxRetryAfterMs: 120_000 };
 
-/** A request body: what fetch takes, or an async iterable of chunks, which Node's fetch streams. */
-export type RequestBody = NonNullable<RequestInit["body"]> | AsyncIterable<Uint8Array>;
+/** A request body: the whole of it, or an async iterable of chunks, streamed. */
+export type RequestBody = string | Uint8Array | AsyncIterable<Uint8Array>;
 
 export interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "DELETE";
@@ -41,7 +47,7 @@ export interface RequestOptions {
 export interface Answer<T> {
   status: number;
   body: T;
-  headers: Headers;
+  headers: http.IncomingHttpHeaders;
 }
 
 export interface ClientOptions {
@@ -52,6 +58,8 @@ export interface ClientOptions {
   onRetry?: (message: string) => void;
   /** Waits; tests pass a faster clock. */
   sleep?: (ms: number) => Promise<void>;
+  /** Told about each answer (BERTH_DEBUG). */
+  trace?: (what: string) => void;
 }
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
@@ -78,6 +86,7 @@ export class BerthClient {
   private readonly retry: RetryPolicy;
   private readonly onRetry: (message: string) => void;
   private readonly wait: (ms: number) => Promise<void>;
+  private readonly trace: ((what: string) => void) | undefined;
 
   constructor(options: ClientOptions) {
     this.server = options.server;
@@ -85,6 +94,7 @@ export class BerthClient {
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.onRetry = options.onRetry ?? (() => undefined);
     this.wait = options.sleep ?? sleep;
+    this.trace = options.trace;
   }
 
   get hasToken(): boolean {
@@ -98,8 +108,10 @@ export class BerthClient {
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= this.retry.attempts;
       let response: Response;
+      const sent = performance.now();
       try {
         response = await this.send(url, method, options);
+        this.trace?.(`${method} ${path}: ${response.status} after ${(performance.now() - sent).toFixed(0)} ms`);
       } catch (error) {
         const { reason, dropped } = failureOf(error);
         // Refused or unknown: nothing is listening there (a wrong address, a server that is down),
@@ -114,9 +126,9 @@ export class BerthClient {
         return { status: response.status, body: (await readBody(response)) as T, headers: response.headers };
       }
       const retryable = response.status === 429 || (idempotent && RETRYABLE_STATUS.has(response.status));
-      const told = retryAfterMs(response.headers.get("retry-after"));
+      const told = retryAfterMs(header(response, "retry-after"));
       if (!retryable || last || (told !== undefined && told > this.retry.maxRetryAfterMs)) throw await errorOf(response);
-      await response.body?.cancel().catch(() => undefined);
+      response.discard();
       const delay = told ?? backoffMs(attempt, this.retry);
       this.onRetry(
         `${response.status === 429 ? "the server asked to slow down" : `the server answered ${response.status}`}; trying again in ${seconds(delay)}`,
@@ -146,15 +158,89 @@ export class BerthClient {
       if (made.length !== undefined) headers["content-length"] = String(made.length);
       body = made.data;
     }
-    const init: RequestInit & { duplex?: "half" } = { method, headers, redirect: "manual" };
-    if (body !== undefined) {
-      init.body = body as RequestInit["body"];
-      // A streamed body needs this in Node's fetch; it is harmless for the others.
-      init.duplex = "half";
-    }
-    if (options.timeoutSeconds !== undefined) init.signal = AbortSignal.timeout(options.timeoutSeconds * 1000);
-    return fetch(url, init);
+    if (typeof body === "string" || body instanceof Uint8Array) headers["content-length"] = String(Buffer.byteLength(body));
+    const target = new URL(url);
+    const transport: Transport = target.protocol === "https:" ? await import("node:https") : http;
+    return new Promise<Response>((resolve, reject) => {
+      const request = transport.request(target, { method, headers, agent: agentFor(transport) });
+      let timer: NodeJS.Timeout | undefined;
+      if (options.timeoutSeconds !== undefined) {
+        timer = setTimeout(
+          () => request.destroy(Object.assign(new Error("no answer in time"), { name: "TimeoutError" })),
+          options.timeoutSeconds * 1000,
+        );
+      }
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+      request.on("error", fail);
+      request.on("response", (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+        incoming.on("error", fail);
+        const text = new Promise<string>((done, broken) => {
+          incoming.on("end", () => {
+            clearTimeout(timer);
+            done(Buffer.concat(chunks).toString("utf8"));
+          });
+          incoming.on("error", broken);
+          incoming.on("close", () => {
+            if (!incoming.complete) broken(Object.assign(new Error("the connection dropped"), { code: "ECONNRESET" }));
+          });
+        });
+        text.catch(() => undefined);
+        const status = incoming.statusCode ?? 0;
+        resolve({
+          status,
+          statusText: incoming.statusMessage ?? "",
+          ok: status >= 200 && status < 300,
+          headers: incoming.headers,
+          text: () => text,
+          discard: () => {
+            clearTimeout(timer);
+            incoming.resume();
+          },
+        });
+      });
+      if (body === undefined) request.end();
+      else if (typeof body === "string" || body instanceof Uint8Array) request.end(body);
+      // A body that fails to read (a file gone meanwhile) ends the request with its error.
+      else pipeline(Readable.from(body), request).catch((error: Error) => request.destroy(error));
+    });
   }
+}
+
+/** What this client reads of an answer. */
+interface Response {
+  status: number;
+  statusText: string;
+  ok: boolean;
+  headers: http.IncomingHttpHeaders;
+  /** The whole body as text; rejects when the connection drops before its end. */
+  text(): Promise<string>;
+  /** Reads the body into nothing, so the connection can be used again. */
+  discard(): void;
+}
+
+function header(response: Response, name: string): string | null {
+  const value = response.headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+/**
+ * One keep-alive agent per scheme, so a deploy's requests share connections. Node's agent unrefs
+ * a connection while it is idle, so one kept open never holds the command from exiting.
+ */
+type Transport = Pick<typeof http, "request" | "Agent">;
+const agents = new Map<Transport, http.Agent>();
+function agentFor(transport: Transport): http.Agent {
+  let agent = agents.get(transport);
+  if (!agent) {
+    agent = new transport.Agent({ keepAlive: true });
+    agents.set(transport, agent);
+  }
+  return agent;
 }
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
@@ -162,8 +248,9 @@ const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100
 /** Why a request got no answer, in a few words, and whether the connection was made and then lost. */
 function failureOf(error: unknown): { reason: string; dropped: boolean } {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return { reason: "no answer in time", dropped: true };
+  // node:http puts the system's code on the error itself; a cause is kept for errors that carry one.
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? "";
+  const code = (error as { code?: string }).code ?? cause?.code ?? "";
   if (code === "ECONNREFUSED") return { reason: "connection refused", dropped: false };
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return { reason: "unknown host", dropped: false };
   if (code.startsWith("ERR_TLS") || code.includes("CERT")) return { reason: `TLS failed (${code})`, dropped: false };
@@ -196,7 +283,7 @@ async function errorOf(response: Response): Promise<ApiError> {
     return new ApiError(response.status, code, oneLine(text));
   }
   if (response.status >= 300 && response.status < 400) {
-    const location = response.headers.get("location");
+    const location = header(response, "location");
     return new ApiError(response.status, code, `the server redirected to ${location ?? "another address"}; use that address as the server`);
   }
   return new ApiError(response.status, code, `the server answered ${response.status} ${response.statusText}`.trim());

@@ -1,47 +1,28 @@
 // Sending the files a deploy is missing. Large files go one per request (PUT, streamed from disk,
 // so memory stays flat however big they are); small ones are packed into tar bodies, many per
-// request, because a request each would spend more time on round trips than on bytes. A few
-// requests run at once. Each request is safe to repeat, so the client retries it after a dropped
-// connection or a 5xx.
+// request, because a request each would spend more time on round trips than on bytes
+// (planUploads, shared with the dashboard's folder drop). A few requests run at once. Each
+// request is safe to repeat, so the client retries it after a dropped connection or a 5xx.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { ApiError, CliError } from "./errors";
 import type { BerthClient } from "./http";
+import {
+  BATCH_BYTES,
+  BATCH_FILES,
+  LARGE_FILE_BYTES,
+  planUploads,
+  UPLOAD_CONCURRENCY,
+  type UploadJob as SharedUploadJob,
+} from "../../common/folderDeploy";
 import { tarHeader, tarPadding, TAR_END } from "./tar";
 import type { HashedFile } from "./walk";
 import { mapLimit } from "./walk";
 
-/** Files above this go alone, streamed; the rest in tar batches. */
-export const LARGE_FILE_BYTES = 1024 * 1024;
-/** A tar batch is closed at this many bytes of files… */
-export const BATCH_BYTES = 8 * 1024 * 1024;
-/** …or this many files. */
-export const BATCH_FILES = 500;
-/** Requests in flight at once. */
-export const UPLOAD_CONCURRENCY = 4;
+export { BATCH_BYTES, BATCH_FILES, LARGE_FILE_BYTES, planUploads, UPLOAD_CONCURRENCY };
 
-export type UploadJob = { kind: "file"; file: HashedFile } | { kind: "batch"; files: HashedFile[] };
-
-/** The jobs for these files (one per digest), the large ones first so they start early. */
-export function planUploads(files: HashedFile[]): UploadJob[] {
-  const large = files.filter((f) => f.size > LARGE_FILE_BYTES).sort((a, b) => b.size - a.size);
-  const small = files.filter((f) => f.size <= LARGE_FILE_BYTES);
-  const jobs: UploadJob[] = large.map((file) => ({ kind: "file", file }));
-  let batch: HashedFile[] = [];
-  let bytes = 0;
-  for (const file of small) {
-    if (batch.length > 0 && (bytes + file.size > BATCH_BYTES || batch.length >= BATCH_FILES)) {
-      jobs.push({ kind: "batch", files: batch });
-      batch = [];
-      bytes = 0;
-    }
-    batch.push(file);
-    bytes += file.size;
-  }
-  if (batch.length > 0) jobs.push({ kind: "batch", files: batch });
-  return jobs;
-}
+export type UploadJob = SharedUploadJob<HashedFile>;
 
 export interface UploadProgress {
   /** Bytes sent so far, net of tries that were started again. */
@@ -116,7 +97,7 @@ async function sendFile(client: BerthClient, base: string, file: HashedFile, pro
   progress.onFiles(1);
 }
 
-/** The file's bytes as an async iterable, which Node's fetch streams as a request body. */
+/** The file's bytes as an async iterable, streamed as a request body. */
 async function* streamOf(file: string, onChunk: (bytes: number) => void): AsyncGenerator<Uint8Array> {
   for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) {
     const bytes = chunk as Buffer;

@@ -41,6 +41,16 @@ describe("the folder walk", () => {
     expect(await paths(dir)).toEqual([".well-known/security.txt", "_headers", "_redirects", "css/site.css", "docs/berth.json", "index.html"]);
   });
 
+  it("gives the folders that hold nothing once dot-names are left out, as the dashboard's drop does", async () => {
+    const dir = tree("empties", { "index.html": "x", "docs/guide.html": "g", "docs/drafts/.keep": "", ".cache/x": "y", "build/a.js": "a" });
+    for (const empty of ["images", "docs/empty/deeper", ".git/refs", "build/empty"]) mkdirSync(path.join(dir, empty), { recursive: true });
+    writeFileSync(path.join(dir, ".berthignore"), "build/\n");
+    const walked = await walkFolder(dir);
+    // docs/empty holds a folder, so only its innermost counts; ignored and dot-folders are not walked.
+    expect(walked.folders).toEqual(["docs/drafts", "docs/empty/deeper", "images"]);
+    expect(walked.files.map((f) => f.path)).toEqual(["docs/guide.html", "index.html"]);
+  });
+
   it("honours .berthignore: files, folders, negation", async () => {
     const dir = tree("ignored", {
       ".berthignore": "# drafts stay home\n*.psd\ndrafts/\nlogs/*\n!logs/keep.log\n/README.md\n",

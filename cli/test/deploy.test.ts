@@ -12,6 +12,7 @@ import { getTestServer, type ListeningServer, type TestClient, type TestServer }
 import { signedInClient } from "../../server/test/factories";
 import { createToken } from "../../server/test/apiTokens";
 import { hostOf } from "../../server/test/sites";
+import type { SiteManifestResponse } from "../../common/deploys";
 import type { DeploymentListResponse, SiteListResponse } from "../../common/sites";
 import { buildCliForTest, freshHome, runBuilt, type CliRun, type RunOptions } from "./run";
 
@@ -148,8 +149,8 @@ describe("berth login --token, whoami, logout", () => {
 });
 
 describe("berth deploy", () => {
-  it("creates a site and deploys a folder; stdout is only the address", async () => {
-    const { env } = await owner();
+  it("creates a site and deploys a folder, its empty folders too; stdout is only the address", async () => {
+    const { env, client } = await owner();
     const dir = folder({
       "index.html": "<h1>Version one</h1>",
       "css/site.css": "body { color: navy }",
@@ -158,6 +159,7 @@ describe("berth deploy", () => {
       ".well-known/security.txt": "Contact: mailto:security@example.com",
       "berth.json": JSON.stringify({ server: "https://not-this-one.example" }),
     });
+    mkdirSync(path.join(dir, "images"));
     const run = await cli(["deploy", dir, "--create", "CLI site"], { env });
     expect(run.code, run.stderr).toBe(0);
     const url = run.stdout.trim();
@@ -169,6 +171,8 @@ describe("berth deploy", () => {
     expect(await served(url, "/.well-known/security.txt")).toContain("security@example.com");
     expect((await server.edge.get(hostOf(url), "/.env")).status).toBe(404);
     expect((await server.edge.get(hostOf(url), "/berth.json")).status).toBe(404);
+    const [site] = (await client.get("/api/sites")).json<SiteListResponse>().sites;
+    expect((await client.get(`/api/sites/${site!.id}/files/manifest`)).json<SiteManifestResponse>().folders).toEqual(["images"]);
   });
 
   it("redeploys sending only what changed; --json describes it", async () => {
@@ -198,6 +202,36 @@ describe("berth deploy", () => {
     expect(same).toMatchObject({ version: 3, files_uploaded: 0, bytes_uploaded: 0 });
   });
 
+  it("remembers a site's id, so a redeploy opens its deploy without listing the sites; a stale id is looked up again", async () => {
+    const { env } = await owner();
+    const home = freshHome();
+    const traced = { ...env, HOME: home, BERTH_DEBUG: "1" };
+    const dir = folder({ "index.html": "<h1>One</h1>" });
+    const first = deployJson(await cli(["deploy", dir, "--create", "Remembered", "--json"], { env: traced }));
+    write(dir, { "index.html": "<h1>Two</h1>" });
+    const again = await cli(["deploy", dir, "--site", first.site, "--json"], { env: traced });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/GET \/api\/sites:/);
+    expect(again.stderr).toMatch(/POST \/api\/sites\/[0-9a-f-]{36}\/deploys: 201/);
+    expect(await served(first.url)).toBe("<h1>Two</h1>");
+
+    // An id the server does not know as this user's site (a site deleted and purged, say).
+    const cacheFile = path.join(home, ".cache", "berth", "sites.json");
+    const cached = JSON.parse(readFileSync(cacheFile, "utf8")) as { version: number; sites: [string, string, string, string][] };
+    expect(cached.sites.map(([, , subdomain]) => subdomain)).toEqual([first.site]);
+    const realId = cached.sites[0]![1];
+    cached.sites[0]![1] = "00000000-0000-4000-8000-000000000000";
+    writeFileSync(cacheFile, JSON.stringify(cached));
+    write(dir, { "index.html": "<h1>Three</h1>" });
+    const stale = await cli(["deploy", dir, "--site", first.site, "--json"], { env: traced });
+    expect(stale.code, stale.stderr).toBe(0);
+    expect(stale.stderr).toMatch(/POST \/api\/sites\/00000000-0000-4000-8000-000000000000\/deploys: 404/);
+    expect(stale.stderr).toMatch(/GET \/api\/sites: 200/);
+    expect(deployJson(stale)).toMatchObject({ site: first.site, version: 3 });
+    expect(await served(first.url)).toBe("<h1>Three</h1>");
+    expect((JSON.parse(readFileSync(cacheFile, "utf8")) as typeof cached).sites[0]![1]).toBe(realId);
+  });
+
   it("streams large files alone and batches small ones; the bytes arrive intact", async () => {
     const { env } = await owner();
     const large = Buffer.alloc(3 * 1024 * 1024 + 5, 7);
@@ -221,7 +255,7 @@ describe("berth deploy", () => {
     expect(deployJson(await cli(["deploy", "--json", "--site", a.site], { env: { ...env, BERTH_SITE: b.site }, cwd: dir })).site).toBe(a.site);
   });
 
-  it("drafts live on their own address until promoted; rollback goes back a version", async () => {
+  it("drafts live on their own address until promoted; rollback goes back a version", { timeout: 90_000 }, async () => {
     const { env } = await owner();
     const dir = folder({ "index.html": "v1" });
     const v1 = deployJson(await cli(["deploy", dir, "--create", "Drafts", "--json"], { env }));

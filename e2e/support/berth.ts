@@ -67,10 +67,12 @@ export interface Berth {
 export interface StartOptions extends RunOptions {
   /** The data directory; need not exist yet. Unset: a new temporary directory. stop() removes it either way. */
   dataDir?: string;
+  /** The port; unset: a free one. A node started again on its own port, as a balancer expects. */
+  port?: number;
 }
 
 export async function startBerth(extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<Berth> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "berth-e2e-"));
   const url = `http://localhost:${port}`;
   const proc = runBerth(
@@ -79,6 +81,9 @@ export async function startBerth(extraEnv: Record<string, string> = {}, options:
       BERTH_DATA_DIR: dataDir,
       BERTH_APP_URL: url,
       BERTH_CONTACT_EMAIL: "operator@berth.test",
+      // Daily backups are on by default; a test that wants one turns them on itself, and the rest
+      // do not spend their first seconds writing an archive.
+      BERTH_BACKUP_DAILY: "false",
       ...extraEnv,
     },
     [],

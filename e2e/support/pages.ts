@@ -1,5 +1,5 @@
 // Browser steps shared by the tests, written the way a person uses the pages: by label and text.
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { Berth } from "./berth";
 
 export async function signUp(page: Page, berth: Berth, user: { name: string; email: string; password: string }): Promise<void> {
@@ -62,13 +62,11 @@ export async function signInNewUser(page: Page, berth: Berth, name = "Site Owner
   return user;
 }
 
-/** Runs the create-site wizard with one file and waits for the site page. */
-export async function createSiteInWizard(
-  page: Page,
-  berth: Berth,
-  name: string,
-  file: { name: string; mimeType: string; buffer: Buffer },
-): Promise<string> {
+/**
+ * The create-site wizard up to its upload step: the name typed, and Next pressed once the
+ * subdomain reserved on arrival is shown, as a person would.
+ */
+export async function openWizardUploadStep(page: Page, berth: Berth, name: string): Promise<void> {
   await page.goto(`${berth.url}/dashboard/sites/new`);
   await page.getByLabel("Site Name").fill(name);
   await page
@@ -76,8 +74,20 @@ export async function createSiteInWizard(
     .first()
     .waitFor();
   await page.getByRole("button", { name: "Next" }).click();
+}
+
+/** Runs the create-site wizard with one file, goes from its last step to the site page and waits for it. */
+export async function createSiteInWizard(
+  page: Page,
+  berth: Berth,
+  name: string,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<string> {
+  await openWizardUploadStep(page, berth, name);
   await page.locator('input[type="file"]').setInputFiles(file);
   await page.getByRole("button", { name: "Create Site" }).click();
+  await page.getByRole("heading", { name: "Your site is live" }).waitFor({ timeout: 30_000 });
+  await page.getByRole("link", { name: "Go to site" }).click();
   await page.waitForURL(/\/dashboard\/sites\/[0-9a-f-]{36}/, { timeout: 30_000 });
   return new URL(page.url()).pathname.split("/").pop()!;
 }
@@ -91,4 +101,23 @@ export async function signInAs(page: Page, berth: Berth, user: { name: string; e
   await confirmEmail(page, berth, user.email);
   await signIn(page, user.email, user.password);
   await page.waitForURL(`${berth.url}/dashboard`);
+}
+
+/**
+ * Drops a folder on `target` as a person drags one from their file manager: through Chromium's own
+ * drag pipeline (CDP Input.dispatchDragEvent with the folder's path), so the page's drop handler
+ * gets real FileSystemEntry objects (webkitGetAsEntry, readEntries), which a DataTransfer built in
+ * the page cannot hold.
+ */
+export async function dropFolder(page: Page, target: Locator, folder: string): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error("the drop target is not visible");
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const data = { items: [], files: [folder], dragOperationsMask: 1 };
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    for (const type of ["dragEnter", "dragOver", "drop"] as const) await cdp.send("Input.dispatchDragEvent", { type, ...point, data });
+  } finally {
+    await cdp.detach();
+  }
 }

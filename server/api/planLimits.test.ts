@@ -8,7 +8,7 @@ import { signedInClient, type BuiltUser } from "../test/factories";
 import { createSiteWith, hostOf, htmlFile, postMultipart } from "../test/sites";
 import { blobs, siteFiles } from "../db/schema";
 import { rowsOf } from "../db/client";
-import { PLANS } from "../../common/plans";
+import { PRO_PLAN } from "../plans/builtIn";
 import type { SiteResponse } from "../../common/sites";
 
 const MB = 1024 * 1024;
@@ -70,7 +70,7 @@ describe.each(DRIVERS)("plan limits (%s)", (driver) => {
   it("refuses an upload that would cross the Pro quota with a clear message, changing nothing", async () => {
     await setPlan("pro");
     const filler = "e".repeat(64);
-    const fill = PLANS.pro.storageBytes - (await owner.client.get("/api/stats")).json().storage_used - MB;
+    const fill = PRO_PLAN.storageBytes - (await owner.client.get("/api/stats")).json().storage_used - MB;
     await server.ctx.db.insert(blobs).values({ sha256: filler, size: fill });
     await server.ctx.db.insert(siteFiles).values({
       site_id: site.id,
@@ -93,7 +93,7 @@ describe.each(DRIVERS)("plan limits (%s)", (driver) => {
     expect(`${error.message} ${error.detail ?? ""}`).toMatch(/5 GB/);
     expect(await state(server)).toBe(before);
     const stats = (await owner.client.get("/api/stats")).json();
-    expect(stats.storage_quota).toBe(PLANS.pro.storageBytes);
-    expect(stats.storage_used).toBe(PLANS.pro.storageBytes - MB);
+    expect(stats.storage_quota).toBe(PRO_PLAN.storageBytes);
+    expect(stats.storage_used).toBe(PRO_PLAN.storageBytes - MB);
   });
 });

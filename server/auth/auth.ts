@@ -44,11 +44,13 @@ export interface AuthOptions {
   appUrl: string;
   secret: string;
   mailer: Mailer;
+  /** The plan every new account starts on (the catalogue's default). */
+  defaultPlan: string;
   /** Called when mail cannot be sent; the request itself still succeeds. */
   onMailError: (error: unknown) => void;
 }
 
-export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOptions) {
+export function createAuth({ db, appUrl, secret, mailer, defaultPlan, onMailError }: AuthOptions) {
   const secure = appUrl.startsWith("https://");
   const twoFactorAttempts = twoFactorAttemptHooks(db);
   const send = (message: Parameters<Mailer["send"]>[0]) => mailer.send(message).catch(onMailError);
@@ -165,7 +167,7 @@ export function createAuth({ db, appUrl, secret, mailer, onMailError }: AuthOpti
           // Every way a user row is written (any endpoint, a server-side call) keeps the rules.
           before: async (user) => ({ data: { ...user, name: checkedName(user.name) } }),
           after: async (user) => {
-            await createProfile(db, { id: user.id, full_name: user.name });
+            await createProfile(db, { id: user.id, full_name: user.name, plan: defaultPlan });
           },
         },
         update: {

@@ -10,8 +10,8 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createScratchDatabase, scratchName } from "../test/scratchDatabase";
-import { openDatabase, rowsOf, type Database, type Db } from "../db/client";
-import { createFsBlobStore } from "../storage/fs";
+import { openDatabase, rowsOf, type Database } from "../db/client";
+import { everyRow, listBlobs } from "../test/backups";
 import { DRIVERS, getTestServer, type Driver, type TestClient, type TestDatabase, type TestServer } from "../test/support";
 import { signedInClient, type BuiltUser } from "../test/factories";
 import { createSiteWith, hostOf, htmlFile, multipartBody, postMultipart, zipOf } from "../test/sites";
@@ -29,28 +29,6 @@ const BIG_PAGE = `<!doctype html><title>Docs</title>${"<p>Berth keeps every byte
 /** An empty PostgreSQL database of this run (dropped by the global teardown). */
 const emptyPostgres = (label: string) =>
   createScratchDatabase(scratchName(`${inject("runId")}_bk_${label}`), { adminUrl: inject("postgresAdminUrl") });
-
-/** Every row of every table of Berth's schema, as text, in a stable order. */
-async function everyRow(db: Db): Promise<Record<string, string[]>> {
-  const tables = rowsOf<{ name: string }>(
-    await db.execute(
-      sql`select relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'r' order by relname`,
-    ),
-  ).map((r) => r.name);
-  const out: Record<string, string[]> = {};
-  for (const table of tables) {
-    out[table] = rowsOf<{ row: string }>(await db.execute(sql.raw(`select row_to_json(t)::text as row from "${table}" t order by 1`))).map(
-      (r) => r.row,
-    );
-  }
-  return out;
-}
-
-async function listBlobs(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const blob of createFsBlobStore(dir).list()) names.push(blob.sha256);
-  return names;
-}
 
 /** Rewrites the archive's tar: `edit` gets the decompressed bytes and the offset of each entry's body. */
 function tamper(file: string, out: string, edit: (tar: Buffer, bodies: Map<string, { offset: number; size: number }>) => Buffer | void): void {

@@ -1,5 +1,7 @@
 // Writes a backup archive (manifest.ts describes it): the database snapshot first, then the bytes
-// of every blob that snapshot refers to, then the secret, the database part and the manifest.
+// of every blob that snapshot refers to, then the secret, the database part and the manifest. A
+// daily backup (format 2) puts the blobs into the shared folder instead (sharedBlobs.ts), adding
+// only those not there yet, and lists them in the manifest; the rounds below work the same way.
 //
 // Why copying blobs after the snapshot is safe, and what guards it. A blob's bytes never change
 // (its name is their SHA-256), so a copy made later is the copy of the snapshot's blob. But bytes
@@ -31,12 +33,15 @@ import {
   FORMAT_VERSION,
   MANIFEST_NAME,
   SECRET_PART,
+  SHARED_BLOB_DIR,
+  SHARED_FORMAT_VERSION,
   type BackupManifest,
   type Part,
 } from "./manifest";
 import { takeSnapshot, type BlobRef, type Snapshot } from "./snapshot";
 import { tarEnd, tarEntry, type PartDigest } from "./tar";
-import { verifyBackup } from "./verifyBackup";
+import { storeSharedBlob, syncDirectory } from "./sharedBlobs";
+import { verifyBackup, type VerifyOptions } from "./verifyBackup";
 
 /** Snapshots taken before giving up on blobs that keep disappearing. */
 export const MAX_SNAPSHOT_ROUNDS = 5;
@@ -68,9 +73,29 @@ async function openBlob(store: BlobStore, ref: BlobRef): Promise<{ size: number;
   }
 }
 
-async function* archiveChunks(source: BackupSource, options: BackupOptions, finished: (manifest: BackupManifest) => void): AsyncGenerator<Buffer> {
+/** Blobs missing from the store after the last round: the store lost them. */
+function missingError(missing: string[]): BackupError {
+  return new BackupError(
+    `${missing.length} blob(s) the database refers to are missing from the blob store (${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", …" : ""}).`,
+  );
+}
+
+const damagedError = (sha256: string) => new BackupError(`The blob ${sha256} does not hold the bytes its name says: the blob store is damaged.`);
+
+/**
+ * The archive's chunks. Without `sharedDir`, every blob is an entry (format 1). With it, each blob
+ * goes into that shared folder unless it is there already, and the archive lists them (format 2).
+ */
+async function* archiveChunks(
+  source: BackupSource,
+  options: BackupOptions,
+  finished: (manifest: BackupManifest) => void,
+  sharedDir?: string,
+): AsyncGenerator<Buffer> {
   const parts: Part[] = [];
   const inArchive = new Set<string>();
+  /** Format 2: the size of every blob known to be in the shared folder. */
+  const shared = new Map<string, number>();
   let blobBytes = 0;
   let digest: PartDigest | undefined;
   const record = (name: string) => (d: PartDigest) => {
@@ -84,6 +109,14 @@ async function* archiveChunks(source: BackupSource, options: BackupOptions, fini
       await options.afterSnapshot?.(round, snapshot);
       const missing: string[] = [];
       for (const ref of snapshot.blobs) {
+        if (sharedDir !== undefined) {
+          if (shared.has(ref.sha256)) continue;
+          const stored = await storeSharedBlob(sharedDir, source.blobs, ref);
+          if (stored.kind === "missing") missing.push(ref.sha256);
+          else if (stored.kind === "damaged") throw damagedError(ref.sha256);
+          else shared.set(ref.sha256, stored.size);
+          continue;
+        }
         if (inArchive.has(ref.sha256)) continue;
         const blob = await openBlob(source.blobs, ref);
         if (!blob) {
@@ -96,17 +129,13 @@ async function* archiveChunks(source: BackupSource, options: BackupOptions, fini
           // Closes the file or request when the archive's reader went away mid-entry.
           blob.stream.destroy();
         }
-        if (digest!.sha256 !== ref.sha256) {
-          throw new BackupError(`The blob ${ref.sha256} does not hold the bytes its name says: the blob store is damaged.`);
-        }
+        if (digest!.sha256 !== ref.sha256) throw damagedError(ref.sha256);
         inArchive.add(ref.sha256);
         blobBytes += blob.size;
       }
       if (missing.length > 0) {
         if (round < MAX_SNAPSHOT_ROUNDS) continue;
-        throw new BackupError(
-          `${missing.length} blob(s) the database refers to are missing from the blob store (${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", …" : ""}).`,
-        );
+        throw missingError(missing);
       }
 
       const secret = Buffer.from(`${source.secret}\n`);
@@ -114,15 +143,23 @@ async function* archiveChunks(source: BackupSource, options: BackupOptions, fini
       const databasePart = DATABASE_PARTS[snapshot.kind];
       yield* tarEntry(databasePart, snapshot.size, snapshot.read(), record(databasePart), snapshot.takenAt);
 
-      const manifest: BackupManifest = {
+      const common = {
         format: FORMAT,
-        formatVersion: FORMAT_VERSION,
         berthVersion: berthVersion(),
         createdAt: snapshot.takenAt.toISOString(),
         database: { kind: snapshot.kind, part: databasePart, migrations: snapshot.migrations },
-        blobs: { count: inArchive.size, bytes: blobBytes },
         parts,
       };
+      let manifest: BackupManifest;
+      if (sharedDir === undefined) {
+        manifest = { ...common, formatVersion: FORMAT_VERSION, blobs: { count: inArchive.size, bytes: blobBytes } };
+      } else {
+        // The final snapshot's blobs only: those an earlier round copied and this one no longer
+        // refers to are not this backup's, and go when the shared folder is pruned.
+        const list = snapshot.blobs.map((ref) => ({ sha256: ref.sha256, size: shared.get(ref.sha256)! }));
+        const bytes = list.reduce((sum, blob) => sum + blob.size, 0);
+        manifest = { ...common, formatVersion: SHARED_FORMAT_VERSION, blobs: { count: list.length, bytes, dir: SHARED_BLOB_DIR, list } };
+      }
       const json = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`);
       yield* tarEntry(MANIFEST_NAME, json.length, json, () => {}, snapshot.takenAt);
       yield tarEnd();
@@ -134,11 +171,32 @@ async function* archiveChunks(source: BackupSource, options: BackupOptions, fini
   }
 }
 
-/** Writes a gzipped backup archive into `out` and ends it. */
+/** Writes a gzipped, self-contained backup archive (format 1) into `out` and ends it. */
 export async function writeBackup(source: BackupSource, out: Writable, options: BackupOptions = {}): Promise<BackupManifest> {
+  return pipeArchive((finished) => archiveChunks(source, options, finished), out, options);
+}
+
+/**
+ * Writes a daily backup's archive (format 2) into `out`: the blobs go into `sharedDir` (see
+ * sharedBlobs.ts), each only if it is not there already, and the archive lists them.
+ */
+export async function writeSharedBackup(
+  source: BackupSource,
+  sharedDir: string,
+  out: Writable,
+  options: BackupOptions = {},
+): Promise<BackupManifest> {
+  return pipeArchive((finished) => archiveChunks(source, options, finished, sharedDir), out, options);
+}
+
+async function pipeArchive(
+  chunks: (finished: (manifest: BackupManifest) => void) => AsyncGenerator<Buffer>,
+  out: Writable,
+  options: BackupOptions,
+): Promise<BackupManifest> {
   let manifest: BackupManifest | undefined;
   await pipeline(
-    archiveChunks(source, options, (m) => (manifest = m)),
+    chunks((m) => (manifest = m)),
     createGzip(),
     out,
     options.signal ? { signal: options.signal } : {},
@@ -149,15 +207,18 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
 /**
  * Produces `file` whole or not at all: the archive is written under a temporary name beside it
  * (mode 0600: it holds the secret and every password hash), flushed, read back and verified as a
- * restore would, and only then renamed into place. Returns the verified manifest.
+ * restore would, and only then renamed into place. Returns the verified manifest. `verify` is
+ * passed on to verifyBackup: the daily backup checks its shared blobs' sizes, not their bytes,
+ * since it has just checked the bytes of those it added.
  */
-export async function writeBackupFile(file: string, produce: (out: Writable) => Promise<unknown>): Promise<BackupManifest> {
+export async function writeBackupFile(file: string, produce: (out: Writable) => Promise<unknown>, verify?: VerifyOptions): Promise<BackupManifest> {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID().slice(0, 8)}.partial`);
   const out = createWriteStream(temp, { mode: 0o600, flags: "wx", flush: true });
   try {
     await produce(out);
-    const manifest = await verifyBackup(temp);
+    const manifest = await verifyBackup(temp, verify);
     await rename(temp, file);
+    await syncDirectory(path.dirname(file));
     return manifest;
   } catch (error) {
     // A failure can come before the file is even open; removing it then would leave it behind.

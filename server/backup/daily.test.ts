@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEnv } from "../env";
 import { getTestServer, type TestServer } from "../test/support";
 import { BACKUP_DIR, BACKUP_RETRY_MS, dailyBackupTask, KEEP_DAILY_BACKUPS, runDailyBackup, type WriteArchive } from "./daily";
 import { verifyBackup } from "./verifyBackup";
@@ -23,6 +24,12 @@ describe("the daily backup", () => {
   });
   afterAll(() => server.close());
 
+  it("is on unless the operator sets BERTH_BACKUP_DAILY=false", () => {
+    const base = { BERTH_DATA_DIR: server.ctx.env.dataDir, BERTH_APP_URL: "http://localhost:8080" };
+    expect(loadEnv(base, []).backupDaily).toBe(true);
+    expect(loadEnv({ ...base, BERTH_BACKUP_DAILY: "false" }, []).backupDaily).toBe(false);
+  });
+
   it("writes a real, verifiable archive into $BERTH_DATA_DIR/backups, in a folder only its owner can read", async () => {
     const file = await runDailyBackup(server.ctx, day(1));
     expect(file).toBe(path.join(dir, "berth-2026-03-01.tar.gz"));
@@ -42,7 +49,9 @@ describe("the daily backup", () => {
       await runDailyBackup(server.ctx, day(n, "18:00:00"), fakeWrite);
     }
     expect(written).toHaveLength(9);
-    const kept = readdirSync(dir).sort();
+    const kept = readdirSync(dir)
+      .filter((n) => n.endsWith(".tar.gz"))
+      .sort();
     expect(kept).toHaveLength(KEEP_DAILY_BACKUPS);
     expect(kept[0]).toBe("berth-2026-03-04.tar.gz");
     expect(kept.at(-1)).toBe("berth-2026-03-10.tar.gz");

@@ -7,6 +7,13 @@
 //   manifest.json            this: versions, times, counts, and the SHA-256 of every other entry
 // The database comes last but one so that a restore into PostgreSQL commits it after everything
 // else has been written.
+//
+// Two formats share that layout. Version 1 is self-contained: the blobs are entries of the archive,
+// so the file can be handed around alone (`berth backup`). Version 2 is the daily backups': blobs
+// never change, so seven days of them are stored once, in the folder `blobs/` beside the archives
+// (sharedBlobs.ts), and the archive holds no blob entry; its manifest lists every blob it needs
+// (SHA-256 and size) instead. Version 2 is a new number because a Berth that only knows version 1
+// would read such an archive as one that has lost all its blobs.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -17,8 +24,13 @@ export const MANIFEST_NAME = "manifest.json";
 export const SECRET_PART = "secret";
 export const DATABASE_PARTS = { pglite: "database/pglite.tar", postgres: "database/postgres.ndjson" } as const;
 export const BLOB_PREFIX = "blobs/";
-export const FORMAT = "berth-backup";
+export const FORMAT = "berth-backup" as const;
+/** Self-contained archives: every blob inside. */
 export const FORMAT_VERSION = 1;
+/** Daily archives: the blobs are in the shared folder beside the archive, listed in the manifest. */
+export const SHARED_FORMAT_VERSION = 2;
+/** The shared folder of blobs, relative to the folder that holds a version 2 archive. */
+export const SHARED_BLOB_DIR = "blobs";
 /** A manifest lists every blob; this is far more than millions of them need, and far less than memory. */
 export const MAX_MANIFEST_BYTES = 512 * 1024 * 1024;
 
@@ -37,9 +49,8 @@ export const Part = z.object({
 });
 export type Part = z.infer<typeof Part>;
 
-export const BackupManifest = z.object({
+const manifestFields = {
   format: z.literal(FORMAT),
-  formatVersion: z.literal(FORMAT_VERSION),
   berthVersion: z.string(),
   /** When the database snapshot was taken: the moment the backup restores to. */
   createdAt: z.iso.datetime(),
@@ -48,10 +59,36 @@ export const BackupManifest = z.object({
     part: z.string(),
     migrations: z.array(AppliedMigration),
   }),
-  blobs: z.object({ count: z.number().int().min(0), bytes: z.number().int().min(0) }),
   /** Every entry but the manifest, in archive order. */
   parts: z.array(Part),
+};
+
+/** A blob a version 2 archive needs from the shared folder. */
+export const SharedBlob = z.object({ sha256: Sha256, size: z.number().int().min(0) });
+export type SharedBlob = z.infer<typeof SharedBlob>;
+
+export const SelfContainedManifest = z.object({
+  ...manifestFields,
+  formatVersion: z.literal(FORMAT_VERSION),
+  blobs: z.object({ count: z.number().int().min(0), bytes: z.number().int().min(0) }),
 });
+export type SelfContainedManifest = z.infer<typeof SelfContainedManifest>;
+
+export const SharedBlobsManifest = z.object({
+  ...manifestFields,
+  formatVersion: z.literal(SHARED_FORMAT_VERSION),
+  blobs: z.object({
+    count: z.number().int().min(0),
+    bytes: z.number().int().min(0),
+    /** Where the listed blobs are, relative to the archive's folder (always the same name). */
+    dir: z.literal(SHARED_BLOB_DIR),
+    /** Every blob the database refers to, in name order. */
+    list: z.array(SharedBlob),
+  }),
+});
+export type SharedBlobsManifest = z.infer<typeof SharedBlobsManifest>;
+
+export const BackupManifest = z.discriminatedUnion("formatVersion", [SelfContainedManifest, SharedBlobsManifest]);
 export type BackupManifest = z.infer<typeof BackupManifest>;
 
 export const blobPartName = (sha256: string) => `${BLOB_PREFIX}${sha256}`;

@@ -2,7 +2,8 @@
 // database, or the configured bucket). Two passes over the file: the first reads every entry,
 // hashes it and checks it against the manifest, writing nothing; only an archive that passes
 // is read again and written out, and the second pass checks every hash again in case the file
-// changed in between. A failure part-way removes what the restore wrote: the data directory's
+// changed in between. A daily archive's blobs are read from the shared folder beside it, in both
+// passes, and checked the same way (size and SHA-256). A failure part-way removes what the restore wrote: the data directory's
 // new contents, the blobs it added to a bucket, and (one transaction) the PostgreSQL rows.
 //
 // The database may change kind on the way: a PGlite backup restores into PostgreSQL (through a
@@ -24,8 +25,9 @@ import { migrationsDir } from "../paths";
 import { PRIVATE_FILE } from "../privateFiles";
 import { createBlobStore } from "../storage";
 import { checkMigrations, importLogicalDump, isEmptyDatabase, linesOf, MigrationMismatchError } from "./logicalDump";
-import { blobOfPart, MANIFEST_NAME, SECRET_PART, type BackupManifest, type Part } from "./manifest";
+import { blobOfPart, MANIFEST_NAME, SECRET_PART, type BackupManifest, type Part, type SharedBlobsManifest } from "./manifest";
 import { SECRET_FILE } from "./serverSecret";
+import { readSharedBlob, sharedBlobDir, sharedBlobPath } from "./sharedBlobs";
 import { dumpToTempFile } from "./snapshot";
 import type { TarEntry } from "./tar";
 import { collect, hashing, InvalidBackupError, readArchive, verifyBackup } from "./verifyBackup";
@@ -157,16 +159,22 @@ export async function restoreBackup(file: string, env: RestoreEnv): Promise<Rest
   const parts = new Map(manifest.parts.map((p) => [p.name, p]));
   let secret: string | undefined;
 
+  const putBlob = async (body: AsyncIterable<Buffer>, sha256: string, maxBytes: number, name: string) => {
+    const put = await blobs.put(Readable.from(body), { maxBytes });
+    if (put.sha256 !== sha256) throw new InvalidBackupError(`${name} does not hold the blob its name says.`);
+    if (put.created && env.s3) addedToBucket.push(sha256);
+  };
+
   const pass = async (tx: Executor | undefined) => {
+    // A daily archive: its blobs first, from the shared folder, as the database comes last.
+    if (manifest.formatVersion === 2) await restoreSharedBlobs(file, manifest, putBlob);
     await readArchive(file, async (entry) => {
       if (entry.name === MANIFEST_NAME) return;
       const part = parts.get(entry.name);
       if (!part) throw new InvalidBackupError(`${entry.name} is not in the manifest: the archive changed since it was checked.`);
       const blob = blobOfPart(entry.name);
       if (blob !== undefined) {
-        const put = await blobs.put(Readable.from(hashing(entry.body, part)), { maxBytes: part.size });
-        if (put.sha256 !== blob) throw new InvalidBackupError(`${entry.name} does not hold the blob its name says.`);
-        if (put.created && env.s3) addedToBucket.push(blob);
+        await putBlob(hashing(entry.body, part), blob, part.size, entry.name);
       } else if (entry.name === SECRET_PART) {
         const text = (await collect(hashing(entry.body, part), part.size)).toString("utf8");
         secret = text.trim();
@@ -194,6 +202,24 @@ export async function restoreBackup(file: string, env: RestoreEnv): Promise<Rest
     secret: secret!,
     target: { database: env.databaseUrl ? "postgres" : "pglite", blobs: env.s3 ? "s3" : "fs" },
   };
+}
+
+/** Puts every blob a daily archive lists, read from the shared folder beside it and checked as it passes. */
+async function restoreSharedBlobs(
+  file: string,
+  manifest: SharedBlobsManifest,
+  put: (body: AsyncIterable<Buffer>, sha256: string, maxBytes: number, name: string) => Promise<void>,
+): Promise<void> {
+  const dir = sharedBlobDir(path.dirname(file));
+  for (const blob of manifest.blobs.list) {
+    const name = sharedBlobPath(dir, blob.sha256);
+    try {
+      await put(hashing(readSharedBlob(dir, blob.sha256), { name, ...blob }), blob.sha256, blob.size, name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      throw new InvalidBackupError(`${name} is gone: it was there when the backup was checked (was the backups folder pruned meanwhile?).`);
+    }
+  }
 }
 
 /** Undoes a failed restore in a directory that was new or empty before it. */

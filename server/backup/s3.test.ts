@@ -1,6 +1,6 @@
 // Backups of an instance whose blobs live in a bucket (s3rver on a loopback port): the archive
 // takes the blobs from the bucket, and a restore puts them into the configured bucket.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
@@ -12,6 +12,7 @@ import { getTestServer, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";
 import { createSiteWith, hostOf, zipOf } from "../test/sites";
 import { writeBackup, writeBackupFile } from "./createBackup";
+import { BACKUP_DIR, runDailyBackup } from "./daily";
 import { blobOfPart } from "./manifest";
 import { restoreBackup } from "./restoreBackup";
 
@@ -90,6 +91,42 @@ describe("backups with blobs in S3", () => {
     });
     try {
       expect((await revived.edge.get(hostOf(site.url), "/")).text).toBe("<h1>from the bucket</h1>");
+    } finally {
+      await revived.close();
+    }
+  });
+
+  // Two real daily backups and a restore: more than the default 30 s on a busy machine.
+  it("copies the bucket's blobs into the daily backups' shared folder, once, and restores them from there", { timeout: 180_000 }, async () => {
+    const { client } = await signedInClient(server);
+    const site = await createSiteWith(client, { name: "index.html", type: "text/html", content: "<h1>daily from the bucket</h1>" });
+    const file = await runDailyBackup(server.ctx, new Date("2026-06-01T03:00:00Z"));
+    const shared = path.join(server.ctx.env.dataDir, BACKUP_DIR, "blobs");
+    const copied = () => readdirSync(shared, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && /^[0-9a-f]{64}$/.test(e.name));
+    // Every blob of the bucket, copied down (a bucket has no files to link).
+    expect(
+      copied()
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(await keysUnder("live/blobs/"));
+    // The next day copies nothing again: the same files, not new ones under the same names.
+    const inodes = () => copied().map((e) => [e.name, statSync(path.join(e.parentPath, e.name)).ino]);
+    const first = inodes();
+    await runDailyBackup(server.ctx, new Date("2026-06-02T03:00:00Z"));
+    expect(inodes()).toEqual(first);
+
+    const dataDir = path.join(tmp, "restored-daily");
+    const env = loadEnv({ BERTH_DATA_DIR: dataDir, ...bucketEnv, BERTH_S3_PREFIX: "daily/" }, []);
+    await restoreBackup(file!, env);
+    expect(await keysUnder("daily/blobs/")).toEqual(await keysUnder("live/blobs/"));
+    const restored = await openDatabase({ pgliteDir: path.join(dataDir, "db") });
+    const revived = await getTestServer("pglite", {
+      database: { ...restored, destroy: () => restored.close() },
+      dataDir,
+      env: { ...bucketEnv, BERTH_S3_PREFIX: "daily/" },
+    });
+    try {
+      expect((await revived.edge.get(hostOf(site.url), "/")).text).toBe("<h1>daily from the bucket</h1>");
     } finally {
       await revived.close();
     }

@@ -1,12 +1,24 @@
 // Reading a backup archive back: every entry hashed and checked against the manifest before
 // anything trusts it. A restore verifies the whole file first and writes nothing unless it passes;
-// a backup is verified before it is given its final name.
+// a backup is verified before it is given its final name. A daily archive's blobs are in the shared
+// folder beside it (sharedBlobs.ts): each one it lists must be there, with its size and SHA-256.
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
+import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { DumpFormatError } from "./logicalDump";
-import { BackupManifest, blobOfPart, DATABASE_PARTS, MANIFEST_NAME, MAX_MANIFEST_BYTES, SECRET_PART, type Part } from "./manifest";
+import {
+  BackupManifest,
+  blobOfPart,
+  DATABASE_PARTS,
+  MANIFEST_NAME,
+  MAX_MANIFEST_BYTES,
+  SECRET_PART,
+  type Part,
+  type SharedBlobsManifest,
+} from "./manifest";
+import { checkSharedBlobs, sharedBlobDir } from "./sharedBlobs";
 import { readTar, TarFormatError, type TarEntry } from "./tar";
 
 /** The file is not a Berth backup, or it is damaged or was changed: nothing was written. */
@@ -59,11 +71,73 @@ function checkPartName(name: string, seen: Set<string>): void {
   seen.add(name);
 }
 
+export interface VerifyOptions {
+  /**
+   * Whether the shared blobs a daily archive lists are read and hashed (the default), or only
+   * checked to exist with their size.
+   */
+  sharedDigests?: boolean;
+}
+
+/** Parses manifest.json's text; anything this Berth does not read is an InvalidBackupError. */
+function parseManifest(text: string): BackupManifest {
+  let parsed: ReturnType<typeof BackupManifest.safeParse>;
+  try {
+    parsed = BackupManifest.safeParse(JSON.parse(text));
+  } catch {
+    throw new InvalidBackupError("The archive's manifest.json is not JSON.");
+  }
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidBackupError(`The archive's manifest.json is not one this Berth reads (${issue?.path.join(".")}: ${issue?.message}).`);
+  }
+  return parsed.data;
+}
+
+/**
+ * The archive's manifest, read without checking anything else (every entry is still read through,
+ * as gzip allows no skipping). For pruning the shared folder, which must know what each kept
+ * backup lists; never for restoring.
+ */
+export async function readManifest(file: string): Promise<BackupManifest> {
+  let manifestText: string | undefined;
+  await readArchive(file, async (entry) => {
+    if (entry.name === MANIFEST_NAME) manifestText = (await collect(entry.body, MAX_MANIFEST_BYTES)).toString("utf8");
+  });
+  if (manifestText === undefined) throw new InvalidBackupError("The archive has no manifest.json: it is not a complete Berth backup.");
+  return parseManifest(manifestText);
+}
+
+const listed = (shas: string[]) => `${shas.slice(0, 3).join(", ")}${shas.length > 3 ? ", …" : ""}`;
+
+/** A daily archive: its list agrees with itself, and the shared folder beside `file` holds every listed blob. */
+async function verifySharedBlobs(file: string, manifest: SharedBlobsManifest, digests: boolean): Promise<void> {
+  const { list } = manifest.blobs;
+  const names = new Set(list.map((b) => b.sha256));
+  if (names.size !== list.length) throw new InvalidBackupError("The manifest lists a blob twice.");
+  if (manifest.blobs.count !== list.length || manifest.blobs.bytes !== list.reduce((sum, b) => sum + b.size, 0)) {
+    throw new InvalidBackupError("The manifest's blob count or size does not match its list of blobs.");
+  }
+  const dir = sharedBlobDir(path.dirname(file));
+  const { missing, damaged } = await checkSharedBlobs(dir, list, { digests });
+  const problems: string[] = [];
+  if (missing.length > 0) problems.push(`${missing.length} blob(s) it lists are missing from ${dir} (${listed(missing)})`);
+  if (damaged.length > 0) {
+    problems.push(`${damaged.length} blob(s) in ${dir} do not hold the bytes it lists (size or SHA-256 differs: ${listed(damaged)})`);
+  }
+  if (problems.length > 0) {
+    throw new InvalidBackupError(
+      `The backup ${path.basename(file)} keeps its blobs in ${dir}, and ${problems.join("; ")}. Copy the whole backups folder, blobs included.`,
+    );
+  }
+}
+
 /**
  * Pass one: reads the whole archive, hashing every entry, and returns the manifest only if every
- * entry is listed in it with its size and SHA-256, in order, and nothing listed is missing.
+ * entry is listed in it with its size and SHA-256, in order, and nothing listed is missing; for a
+ * daily archive, only if the shared folder beside it holds every blob it lists.
  */
-export async function verifyBackup(file: string): Promise<BackupManifest> {
+export async function verifyBackup(file: string, options: VerifyOptions = {}): Promise<BackupManifest> {
   const seen: Part[] = [];
   const names = new Set<string>();
   let manifestText: string | undefined;
@@ -83,17 +157,7 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
     seen.push({ name: entry.name, size, sha256: hash.digest("hex") });
   });
   if (manifestText === undefined) throw new InvalidBackupError("The archive has no manifest.json: it is not a complete Berth backup.");
-  let parsed: ReturnType<typeof BackupManifest.safeParse>;
-  try {
-    parsed = BackupManifest.safeParse(JSON.parse(manifestText));
-  } catch {
-    throw new InvalidBackupError("The archive's manifest.json is not JSON.");
-  }
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidBackupError(`The archive's manifest.json is not one this Berth reads (${issue?.path.join(".")}: ${issue?.message}).`);
-  }
-  const manifest = parsed.data;
+  const manifest = parseManifest(manifestText);
   if (manifest.parts.length !== seen.length)
     throw new InvalidBackupError("The archive's entries do not match its manifest: parts are missing or were added.");
   manifest.parts.forEach((part, i) => {
@@ -106,12 +170,17 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
     if (blob !== undefined && blob !== part.sha256) throw new InvalidBackupError(`${part.name} does not hold the blob its name says.`);
   });
   const blobs = seen.filter((p) => blobOfPart(p.name) !== undefined);
-  if (manifest.blobs.count !== blobs.length || manifest.blobs.bytes !== blobs.reduce((sum, p) => sum + p.size, 0)) {
-    throw new InvalidBackupError("The manifest's blob count or size does not match the archive.");
+  if (manifest.formatVersion === 1) {
+    if (manifest.blobs.count !== blobs.length || manifest.blobs.bytes !== blobs.reduce((sum, p) => sum + p.size, 0)) {
+      throw new InvalidBackupError("The manifest's blob count or size does not match the archive.");
+    }
+  } else if (blobs.length > 0) {
+    throw new InvalidBackupError("The archive holds blobs although its manifest keeps them in the shared folder.");
   }
   if (manifest.database.part !== DATABASE_PARTS[manifest.database.kind] || !names.has(manifest.database.part)) {
     throw new InvalidBackupError("The archive has no database.");
   }
   if (!names.has(SECRET_PART)) throw new InvalidBackupError("The archive has no secret.");
+  if (manifest.formatVersion === 2) await verifySharedBlobs(file, manifest, options.sharedDigests ?? true);
   return manifest;
 }

@@ -8,6 +8,8 @@ describe("berth admin command line", () => {
     [["admin", "list-users", "--search=ada", "--page", "3"], { command: "list-users", search: "ada", page: 3 }],
     [["admin", "set-plan", "a@example.com", "pro"], { command: "set-plan", email: "a@example.com", plan: "pro" }],
     [["admin", "set-plan", "a@example.com", "free"], { command: "set-plan", email: "a@example.com", plan: "free" }],
+    // Which ids exist is for the server's plans to say (run.ts), not the parser.
+    [["admin", "set-plan", "a@example.com", "gold"], { command: "set-plan", email: "a@example.com", plan: "gold" }],
     [["admin", "ban", "a@example.com"], { command: "ban", email: "a@example.com" }],
     [["admin", "unban", "a@example.com"], { command: "unban", email: "a@example.com" }],
     [["admin", "promote", "a@example.com"], { command: "promote", email: "a@example.com" }],
@@ -35,8 +37,7 @@ describe("berth admin command line", () => {
   it.each([
     [["users"], /Unknown command "users"/],
     [["admin", "frobnicate"], /Unknown admin command "frobnicate"/],
-    [["admin", "set-plan", "a@example.com", "gold"], /Unknown plan "gold": choose free or pro/],
-    [["admin", "set-plan", "a@example.com"], /set-plan <email> <free\|pro>/],
+    [["admin", "set-plan", "a@example.com"], /set-plan <email> <plan>/],
     [["admin", "ban"], /ban <email>/],
     [["admin", "ban", "a@example.com", "b@example.com"], /ban <email>/],
     [["admin", "delete-user", "a@example.com"], /Add --yes to confirm/],

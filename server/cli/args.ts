@@ -5,7 +5,7 @@ export const USAGE = `Usage: npm run berth -- admin <command> [arguments]
 
 Commands:
   list-users [--search <text>] [--page <n>]   users, newest first, 50 a page; --search matches e-mail or name
-  set-plan <email> <free|pro>                 give the user a plan
+  set-plan <email> <plan>                     give the user a plan: free or pro, or an id in BERTH_PLANS_FILE
   ban <email>                                 sign the user out everywhere, refuse sign-in, stop serving their sites
   unban <email>                               lift a ban; their sites are served again
   promote <email>                             make the user an admin
@@ -19,7 +19,8 @@ While Berth runs, commands go to it over $BERTH_DATA_DIR/admin.sock; otherwise t
 database directly, with the same settings as the server (BERTH_DATA_DIR, DATABASE_URL, …).
 
 Backups: npm run berth -- backup <file>, npm run berth -- restore <file> [--data-dir <dir>]
-(npm run berth -- backup --help says more).`;
+(npm run berth -- backup --help says more).
+Checking a setup: npm run berth -- doctor (npm run berth -- doctor --help says more).`;
 
 /** A command line that cannot be run: exit code 2, with the usage. */
 export class UsageError extends Error {}
@@ -32,7 +33,7 @@ type EmailCommand = (typeof EMAIL_COMMANDS)[number];
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [scope, name, ...rest] = argv;
   if (scope === undefined || scope === "help" || scope === "--help" || scope === "-h") return { kind: "help" };
-  if (scope !== "admin") throw new UsageError(`Unknown command "${scope}". Berth's commands are admin, backup and restore.`);
+  if (scope !== "admin") throw new UsageError(`Unknown command "${scope}". Berth's commands are admin, backup, restore and doctor.`);
   if (name === undefined || name === "help" || name === "--help" || name === "-h") return { kind: "help" };
 
   const positional: string[] = [];
@@ -80,9 +81,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
   if (name === "set-plan") {
     allowOnly();
-    expectPositional(2, "<email> <free|pro>");
+    expectPositional(2, "<email> <plan>");
     const [email, plan] = positional as [string, string];
-    if (plan !== "free" && plan !== "pro") throw new UsageError(`Unknown plan "${plan}": choose free or pro.`);
+    // Which ids exist is the server's plans' to say (run.ts checks them once the settings are read).
     return { kind: "run", json, command: { command: "set-plan", email, plan } };
   }
   if ((EMAIL_COMMANDS as readonly string[]).includes(name)) {

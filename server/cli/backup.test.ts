@@ -10,6 +10,7 @@ import { openDatabase } from "../db/client";
 import { getTestServer, TEST_APP_URL, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";
 import { createSiteWith, hostOf, htmlFile } from "../test/sites";
+import { runDailyBackup } from "../backup/daily";
 import { runBackupCli } from "./backup";
 
 const SECRET = "test-secret-test-secret-test-secret-0123";
@@ -75,6 +76,26 @@ describe("berth backup and restore with PostgreSQL", () => {
       expect(restore.stdout).toMatch(/Warning: BERTH_SECRET is set to another secret than the backup's/);
       expect(readFileSync(path.join(dataDir, "secret"), "utf8")).toBe(`${SECRET}\n`);
 
+      const restored = await openDatabase({ url: target.url });
+      const revived = await getTestServer("postgres", { database: { ...restored, destroy: () => restored.close() }, dataDir });
+      try {
+        expect((await revived.edge.get(host, "/")).text).toBe("<h1>kept</h1>");
+      } finally {
+        await revived.close();
+      }
+    } finally {
+      await target.drop();
+    }
+  });
+
+  it("restores a daily backup, reading its blobs from the shared folder beside it", { timeout: 120_000 }, async () => {
+    const file = await runDailyBackup(server.ctx, new Date("2026-05-02T03:00:00Z"));
+    const target = await database("daily");
+    try {
+      const dataDir = path.join(tmp, "restored-daily");
+      const restore = await cli({ ...env, DATABASE_URL: target.url }, "restore", file!, "--data-dir", dataDir);
+      expect(restore).toMatchObject({ code: 0, stderr: "" });
+      expect(restore.stdout).toContain(`blobs     1 (13 Bytes) in ${dataDir}/blobs, from ${path.join(env.BERTH_DATA_DIR!, "backups", "blobs")}\n`);
       const restored = await openDatabase({ url: target.url });
       const revived = await getTestServer("postgres", { database: { ...restored, destroy: () => restored.close() }, dataDir });
       try {

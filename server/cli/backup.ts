@@ -124,7 +124,7 @@ async function backUpPglite(env: Env, file: string, socketWaitMs: number): Promi
     const pgliteDir = path.join(env.dataDir, "db");
     if (!existsSync(pgliteDir)) throw new NoDatabaseError(`There is no Berth database in ${pgliteDir}.`);
     const secret = requireSecret(env);
-    const database = await openDatabase({ pgliteDir });
+    const database = await openDatabase({ pgliteDir, buffersMb: env.dbBuffersMb });
     try {
       const blobs = createBlobStore(env, env.dataDir);
       return await writeBackupFile(file, (out) => writeBackup({ db: database.db, blobs, secret }, out));

@@ -9,6 +9,8 @@ export const BACKUP_USAGE = `Usage: npm run berth -- backup <file>
   restore <file>    check the archive, then rebuild Berth from it into a new or empty data directory
                     (--data-dir, else BERTH_DATA_DIR) and, with DATABASE_URL, an empty database;
                     blobs go to BERTH_S3_BUCKET when it is set. A damaged archive writes nothing.
+                    A daily backup (BERTH_DATA_DIR/backups/berth-YYYY-MM-DD.tar.gz, or a copy of
+                    that folder) reads its blobs from the blobs folder beside it.
 
 Both use the same settings as the server (BERTH_DATA_DIR, DATABASE_URL, BERTH_S3_BUCKET, …).`;
 

@@ -35,7 +35,7 @@ export async function withLocalContext<T>(env: Env, run: (ctx: CommandContext) =
         `There is no Berth database in ${pgliteDir}: start Berth once, or set BERTH_DATA_DIR and DATABASE_URL as for the server.`,
       );
     }
-    database = await openDatabase(env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir });
+    database = await openDatabase(env.databaseUrl ? { url: env.databaseUrl } : { pgliteDir, buffersMb: env.dbBuffersMb });
     await database.migrate();
     // Warnings and errors (a mail that could not be sent) go to stderr; results go to stdout.
     const log = pino({ level: "warn" }, pino.destination(2));
@@ -45,9 +45,10 @@ export async function withLocalContext<T>(env: Env, run: (ctx: CommandContext) =
       appUrl: env.appUrl,
       secret: resolveSecret(env.secret, env.dataDir),
       mailer,
+      defaultPlan: env.plans.defaultPlan,
       onMailError: (error) => log.error({ err: error }, "could not send mail"),
     });
-    return await run({ env, db: database.db, auth, log, blobs: createBlobStore(env, env.dataDir), events: new BerthEvents() });
+    return await run({ env, plans: env.plans, db: database.db, auth, log, blobs: createBlobStore(env, env.dataDir), events: new BerthEvents() });
   } finally {
     await database?.close().catch(() => {});
     releaseLock();

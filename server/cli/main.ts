@@ -1,7 +1,8 @@
-// Entry point of `npm run berth -- admin <command>`, `backup` and `restore` (tsx runs it from the
-// sources, so it works on a fresh clone without a build). See run.ts and backup.ts.
+// Entry point of `npm run berth -- admin <command>`, `backup`, `restore` and `doctor` (tsx runs it
+// from the sources, so it works on a fresh clone without a build). See run.ts, backup.ts and doctor.ts.
 import { runBackupCli } from "./backup";
 import { isBackupCommand } from "./backupArgs";
+import { isDoctorCommand, runDoctorCli } from "./doctor";
 import { restrictUmask } from "../privateFiles";
 import { runCli } from "./run";
 
@@ -15,7 +16,7 @@ const io = {
   stderr: (text: string) => process.stderr.write(text),
 };
 
-(isBackupCommand(argv) ? runBackupCli(argv, io) : runCli(argv, io)).then(
+(isBackupCommand(argv) ? runBackupCli(argv, io) : isDoctorCommand(argv) ? runDoctorCli(argv, io) : runCli(argv, io)).then(
   (code) => {
     process.exitCode = code;
   },

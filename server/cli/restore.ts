@@ -1,6 +1,8 @@
 // `npm run berth -- restore <file> [--data-dir <dir>]`: see server/backup/restoreBackup.ts.
+import path from "node:path";
 import { formatBytes } from "../../common/format";
 import { restoreBackup } from "../backup/restoreBackup";
+import { sharedBlobDir } from "../backup/sharedBlobs";
 import type { Env } from "../env";
 import type { CliIo } from "./run";
 
@@ -10,7 +12,8 @@ export async function runRestore(env: Env, file: string, io: CliIo): Promise<voi
     `Restored ${file} (Berth ${manifest.berthVersion}, as of ${manifest.createdAt}) into ${env.dataDir}.`,
     `  database  ${target.database === "postgres" ? "PostgreSQL at DATABASE_URL" : `PGlite in ${env.dataDir}/db`}` +
       (target.database === manifest.database.kind ? "" : ` (the backup was ${manifest.database.kind === "pglite" ? "PGlite" : "PostgreSQL"})`),
-    `  blobs     ${manifest.blobs.count} (${formatBytes(manifest.blobs.bytes)}) ${target.blobs === "s3" ? "in the bucket BERTH_S3_BUCKET" : `in ${env.dataDir}/blobs`}`,
+    `  blobs     ${manifest.blobs.count} (${formatBytes(manifest.blobs.bytes)}) ${target.blobs === "s3" ? "in the bucket BERTH_S3_BUCKET" : `in ${env.dataDir}/blobs`}` +
+      (manifest.formatVersion === 2 ? `, from ${sharedBlobDir(path.dirname(file))}` : ""),
     `  secret    ${env.dataDir}/secret`,
   ];
   if (env.secret && env.secret !== secret) {

@@ -133,6 +133,27 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
     expect(await inspect(async (db) => (await db.select().from(profiles).where(eq(profiles.id, alice.id)))[0]?.plan)).toBe("pro");
   });
 
+  it("takes the plans of BERTH_PLANS_FILE, and no other, when the operator has one", SEVERAL_COMMANDS, async () => {
+    const plansFile = path.join(dataDir, "plans.json");
+    const limits = { storageBytes: 1024 * 1024, maxFileBytes: 1024, deploymentsKept: 1 };
+    const plans = [
+      { id: "free", name: "Free", price: "$0", default: true, limits },
+      { id: "gold", name: "Gold", price: "$9", limits },
+    ];
+    writeFileSync(plansFile, JSON.stringify({ plans, upgradeTo: "gold" }));
+    const withFile = { ...env, BERTH_PLANS_FILE: plansFile };
+    expect(await cli(withFile, "admin", "set-plan", bob.email, "gold")).toEqual({
+      code: 0,
+      stdout: `${bob.email} is now on the Gold plan.\n`,
+      stderr: "",
+    });
+    const pro = await cli(withFile, "admin", "set-plan", bob.email, "pro");
+    expect(pro.code).toBe(2);
+    expect(pro.stderr).toMatch(/^Unknown plan "pro": choose free or gold\.\n\nUsage:/);
+    expect(await inspect(async (db) => (await db.select().from(profiles).where(eq(profiles.id, bob.id)))[0]?.plan)).toBe("gold");
+    expect((await cli(withFile, "admin", "set-plan", bob.email, "free")).code).toBe(0);
+  });
+
   it("bans, unbans, promotes and demotes, with clear errors and exit codes", SEVERAL_COMMANDS, async () => {
     expect((await cli(env, "admin", "ban", bob.email)).stdout).toMatch(/is banned: signed out everywhere/);
     expect((await cli(env, "admin", "list-users", "--search", "bob")).stdout).toMatch(/banned/);
@@ -201,7 +222,7 @@ describe.each(DRIVERS)("berth admin with no server running (%s)", (driver) => {
   it("prints the help with exit code 0, and a bad setting with exit code 1", async () => {
     const help = await cli(env, "admin", "help");
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/set-plan <email> <free\|pro>/);
+    expect(help.stdout).toMatch(/set-plan <email> <plan>/);
     const badEnv = await cli({ ...env, BERTH_ADMIN_EMAILS: "not-an-address" }, "admin", "list-users");
     expect(badEnv.code).toBe(1);
     expect(badEnv.stderr).toMatch(/BERTH_ADMIN_EMAILS: "not-an-address" is not an e-mail address/);

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { adminSocketPath } from "../adminSocket";
 import { DataDirLockedError } from "../db/lock";
+import { findPlan } from "../../common/plans";
 import { EnvError, loadEnv, type Env } from "../env";
 import { AppError } from "../errors";
 import { runAdminCommand, type AdminCommand, type AdminCommandResult } from "../services/admin/runCommand";
@@ -44,6 +45,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (!(error instanceof EnvError)) throw error;
     io.stderr(`${error.message}\n`);
     return 1;
+  }
+  if (parsed.command.command === "set-plan" && !findPlan(env.plans, parsed.command.plan)) {
+    const ids = env.plans.plans.map((plan) => plan.id);
+    const choices = ids.length === 1 ? ids[0] : `${ids.slice(0, -1).join(", ")} or ${ids.at(-1)}`;
+    io.stderr(`Unknown plan "${parsed.command.plan}": choose ${choices}.\n\n${USAGE}\n`);
+    return 2;
   }
   try {
     const result = await execute(env, parsed.command, io.socketWaitMs ?? 10_000);

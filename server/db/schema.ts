@@ -13,6 +13,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -24,6 +25,9 @@ import { DEVICE_LOGIN_STATUSES } from "../../common/deviceLogin";
 import { DOMAIN_STATUSES } from "../../common/domains";
 import { DEPLOY_STATUSES } from "../../common/deploys";
 import { DEPLOYMENT_STATUSES, SITE_STATUSES } from "../../common/sites";
+import { NOTIFICATION_KINDS, type NotificationChannelOverrides } from "../../common/notifications";
+import { CONTACT_MESSAGE_KINDS, UPGRADE_REQUEST_STATUSES } from "../../common/support";
+import { CHECK_STATUSES, type CheckCounts, type StoredFinding } from "../../common/checks";
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryType, type WebhookEvent } from "../../common/webhooks";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -41,7 +45,7 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   // Berth's own: the quota's figure, the sum of the user's user_blobs sizes. Kept by triggers
-  // (migrations/0008_user_blobs.sql); better-auth never reads or writes it.
+  // (migrations/0020_user_blobs_presence.sql); better-auth never reads or writes it.
   storageUsed: bigint("storage_used", { mode: "number" }).notNull().default(0),
 });
 
@@ -131,10 +135,11 @@ export const profiles = pgTable("profiles", {
   company: text("company"),
   website: text("website"),
   avatar_url: text("avatar_url"),
-  // Berth's own: the plan the operator gave this user (common/plans.ts).
-  plan: text("plan", { enum: ["free", "pro"] })
-    .notNull()
-    .default("free"),
+  // Berth's own: the id of the plan the operator gave this user, one of the server's plans
+  // (BERTH_PLANS_FILE, else the built-in free and pro). No CHECK: the operator's file decides the
+  // ids, and startup refuses a file that leaves any account on a plan it does not define. New
+  // accounts are written with the file's default plan; this column default is the built-in one's.
+  plan: text("plan").notNull().default("free"),
   // Promoted by an admin. The e-mails in BERTH_ADMIN_EMAILS are admins without it.
   is_admin: boolean("is_admin").notNull().default(false),
   // Banned by an admin: cannot sign in, and their sites are not served, until unbanned.
@@ -146,6 +151,13 @@ export const profiles = pgTable("profiles", {
   notify_deploy_failed: boolean("notify_deploy_failed").notNull().default(true),
   notify_domain_active: boolean("notify_domain_active").notNull().default(true),
   notify_weekly_summary: boolean("notify_weekly_summary").notNull().default(false),
+  // Where each kind of notice goes, for the kinds whose channels differ from the defaults
+  // (common/notifications.ts). The e-mail of a failed deployment and an active domain stay in
+  // the two columns above, so their meaning never splits in two.
+  notification_channels: jsonb("notification_channels").$type<NotificationChannelOverrides>().notNull().default({}),
+  // The storage threshold (0, 80 or 100 % of the plan) the owner was last told about: a notice
+  // goes out when usage crosses a higher one, not on every upload above it.
+  storage_notice_level: smallint("storage_notice_level").notNull().default(0),
   updated_at: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -170,6 +182,8 @@ export const sites = pgTable(
     // Pro: after expires_at every host of the site answers 410; before publish_at, 404.
     expires_at: timestamp("expires_at", { withTimezone: true }),
     publish_at: timestamp("publish_at", { withTimezone: true }),
+    // The expires_at the owner was told is less than a day away: one notice per site per expiry.
+    expiry_noticed_for: timestamp("expiry_noticed_for", { withTimezone: true }),
     // Pro: every host of the site asks for this password first. scrypt$N$r$p$salt$hash; null: open.
     password_hash: text("password_hash"),
     // Bumped on every change of the password; signed into visitors' cookies, so a change ends them.
@@ -237,6 +251,26 @@ export const siteFiles = pgTable(
   ],
 );
 
+/**
+ * When each deployment went live: one row per move of a site's live pointer (a publish, a rollback,
+ * a promotion), so "what was live at 14:05 yesterday" is the newest row at or before that time. A
+ * rollback moves the pointer back without a new deployment, so publish times alone cannot say.
+ * The version stays when a pruned deployment goes (deployment_id null), to say which one it was.
+ */
+export const livePeriods = pgTable(
+  "live_periods",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    site_id: uuid("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    deployment_id: uuid("deployment_id").references(() => deployments.id, { onDelete: "set null" }),
+    version: integer("version").notNull(),
+    started_at: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("live_periods_site_id_started_at_idx").on(t.site_id, t.started_at)],
+);
+
 /** A deployment's manifest: immutable once the deployment is published. */
 export const deploymentFiles = pgTable(
   "deployment_files",
@@ -269,6 +303,8 @@ export const deploys = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     manifest: jsonb("manifest").notNull(),
+    // Empty folders the deploy brings (paths, NFC): a manifest lists files only.
+    folders: jsonb("folders").$type<string[]>().notNull().default([]),
     manifest_hash: text("manifest_hash"),
     file_count: integer("file_count").notNull(),
     total_size: bigint("total_size", { mode: "number" }).notNull(),
@@ -306,9 +342,10 @@ export const deployUploads = pgTable(
 );
 
 /**
- * The distinct blobs each user stores, with how many of their site_files and deployment_files rows
- * refer to each: what the quota counts, kept exact by triggers on those tables (and on sites and
- * deployments for cascades) in the transaction that changes them (migrations/0008_user_blobs.sql).
+ * The distinct blobs each user stores: a row while any of their site_files or deployment_files rows
+ * refers to the blob. What the quota counts, kept exact by triggers on those tables (and on sites
+ * and deployments for cascades) in the transaction that changes them
+ * (migrations/0020_user_blobs_presence.sql).
  */
 export const userBlobs = pgTable(
   "user_blobs",
@@ -318,7 +355,6 @@ export const userBlobs = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     sha256: text("sha256").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
-    refs: integer("refs").notNull(),
   },
   (t) => [primaryKey({ columns: [t.user_id, t.sha256] })],
 );
@@ -361,17 +397,69 @@ export const availableSubdomains = pgTable(
 );
 
 // ── Berth's own ───────────────────────────────────────────────────────────────
-export const contactMessages = pgTable("contact_messages", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  subject: text("subject").notNull(),
-  message: text("message").notNull(),
-  // Set once the message has been handed to the mailer; null when no contact address is configured.
-  delivered_at: timestamp("delivered_at", { withTimezone: true }),
-  delivery_error: text("delivery_error"),
-  created_at: createdAt(),
-});
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    // Set once the message has been handed to the mailer; null when no contact address is configured.
+    delivered_at: timestamp("delivered_at", { withTimezone: true }),
+    delivery_error: text("delivery_error"),
+    created_at: createdAt(),
+    // 'support': sent from the dashboard's help page by a signed-in user (user_id, kept while the
+    // account exists); 'contact': the public contact form, whose sender is only what they typed.
+    kind: text("kind", { enum: CONTACT_MESSAGE_KINDS }).notNull().default("contact"),
+    user_id: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    // An admin's handling: marked handled, and the one reply mailed to the sender (its text kept,
+    // so the next admin sees what was answered).
+    handled_at: timestamp("handled_at", { withTimezone: true }),
+    handled_by: text("handled_by").references(() => users.id, { onDelete: "set null" }),
+    reply_text: text("reply_text"),
+    replied_at: timestamp("replied_at", { withTimezone: true }),
+    replied_by: text("replied_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    index("contact_messages_created_at_idx").on(t.created_at),
+    index("contact_messages_unhandled_idx")
+      .on(t.created_at)
+      .where(sql`${t.handled_at} is null`),
+  ],
+);
+
+/**
+ * A user's request to move to a higher plan (Pro, with the built-in plans), when the operator has
+ * no billing page of their own (BERTH_UPGRADE_URL unset). At most one is pending per user (the
+ * partial unique index); an admin answers it, and approving sets the plan asked for through the
+ * admin's own set-plan.
+ */
+export const upgradeRequests = pgTable(
+  "upgrade_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: UPGRADE_REQUEST_STATUSES }).notNull().default("pending"),
+    created_at: createdAt(),
+    answered_at: timestamp("answered_at", { withTimezone: true }),
+    answered_by: text("answered_by").references(() => users.id, { onDelete: "set null" }),
+    // The plan asked for. Null on requests made before a request named its plan: those asked for
+    // the catalogue's upgradeTo.
+    plan: text("plan"),
+  },
+  (t) => [
+    uniqueIndex("upgrade_requests_one_pending_idx")
+      .on(t.user_id)
+      .where(sql`${t.status} = 'pending'`),
+    index("upgrade_requests_user_id_created_at_idx").on(t.user_id, t.created_at),
+    index("upgrade_requests_pending_idx")
+      .on(t.created_at)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
 
 /**
  * Custom domains (Pro). A row is one account's claim on a hostname for one of its sites. Claims
@@ -707,4 +795,68 @@ export const weeklySummaries = pgTable(
     sent_at: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.user_id, t.week] })],
+);
+
+/**
+ * A user's notification feed (common/notifications.ts): one row per notice, written after the
+ * change it reports committed, read and marked read by its owner, deleted after 90 days.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    title: text("title").notNull(),
+    body: text("body"),
+    link: text("link"),
+    // No foreign key: a notice about a site outlives the site's purge, and says what happened.
+    site_id: uuid("site_id"),
+    created_at: createdAt(),
+    read_at: timestamp("read_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("notifications_user_id_created_at_idx").on(t.user_id, t.created_at),
+    index("notifications_unread_idx")
+      .on(t.user_id)
+      .where(sql`${t.read_at} is null`),
+  ],
+);
+
+/**
+ * The publish check of a deployment (common/checks.ts): a durable job, inserted in the transaction
+ * that publishes the deployment and claimed by the worker with a lease (as webhook deliveries
+ * are), so a restart loses no check and going live never waits for one. Goes with its deployment.
+ */
+export const deploymentChecks = pgTable(
+  "deployment_checks",
+  {
+    deployment_id: uuid("deployment_id")
+      .primaryKey()
+      .references(() => deployments.id, { onDelete: "cascade" }),
+    status: text("status", { enum: CHECK_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // The claim of the worker checking it now: its result is written only while the token matches.
+    lease_token: uuid("lease_token"),
+    leased_until: timestamp("leased_until", { withTimezone: true }),
+    problem_count: integer("problem_count").notNull().default(0),
+    // Per kind, every problem found; `findings` keeps the first 200 (StoredFinding[]).
+    counts: jsonb("counts").$type<CheckCounts>().notNull().default({}),
+    findings: jsonb("findings").$type<StoredFinding[]>().notNull().default([]),
+    // What "Fix case mismatches" renames (CaseRename[], server/check/checkFiles.ts).
+    renames: jsonb("renames").$type<Array<{ from: string; to: string; keep: boolean }>>().notNull().default([]),
+    files_checked: integer("files_checked").notNull().default(0),
+    files_partly_checked: integer("files_partly_checked").notNull().default(0),
+    error: text("error"),
+    created_at: createdAt(),
+    checked_at: timestamp("checked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("deployment_checks_due_idx")
+      .on(t.created_at)
+      .where(sql`${t.status} = 'pending'`),
+    check("deployment_checks_status_check", sql`${t.status} in ('pending', 'done', 'failed')`),
+  ],
 );

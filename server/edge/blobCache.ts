@@ -7,6 +7,7 @@
 import type { BlobStore } from "../storage/blobStore";
 import type { EdgeMemory } from "./memory/budget";
 import { seal, unseal } from "./native/sealedBodies";
+import { ServingCounts } from "../metrics/counts";
 
 /** Files up to this size are served from memory; bigger ones are streamed from the blob store. */
 export const MAX_CACHED_FILE_BYTES = 1024 * 1024;
@@ -21,6 +22,8 @@ export class BlobCache {
     private readonly memory: EdgeMemory,
     /** Larger blobs are always streamed from the store. */
     readonly maxEntryBytes: number,
+    /** Bodies answered from here or not, counted by the edge's answers (respond.ts) for the metrics. */
+    readonly counts: ServingCounts = new ServingCounts(),
   ) {
     memory.onOverflow(() => this.evict());
   }

@@ -25,6 +25,7 @@ import { flat } from "./flatString";
 import { ANSWER_BYTES, REDIRECT_BYTES, routeBytes } from "./memory/sizes";
 import { cacheControlFor, prepareFile, rangeApplies, respondFromMemory, respondWithFile, respondWithRange, type PreparedFile } from "./respond";
 import { routeRequest } from "./route";
+import { NEVER_CACHE } from "../../common/siteCaching";
 import {
   PASSWORD_PATH,
   RESERVED_PREFIX,
@@ -76,15 +77,15 @@ function redirect(status: number, location: string, cache: string): Prepared & {
   return { kind: "redirect", status, location, headers };
 }
 
-const SITE_NOT_FOUND = page(404, notFoundPage(), "no-store");
-const SITE_EXPIRED = page(410, expiredPage(), "no-store");
+const SITE_NOT_FOUND = page(404, notFoundPage(), NEVER_CACHE);
+const SITE_EXPIRED = page(410, expiredPage(), NEVER_CACHE);
 const FILE_NOT_FOUND = page(404, fileNotFoundPage(), "no-cache");
-const INTERNAL_ERROR = page(500, "Internal error", "no-store");
+const INTERNAL_ERROR = page(500, "Internal error", NEVER_CACHE);
 const NOT_ALLOWED = { allow: "GET, HEAD", "content-length": 0, "x-content-type-options": "nosniff" };
 
 /** Every answer of a protected host carries these, over whatever the site's _headers say. */
 const PROTECTED: Array<[string, string]> = [
-  ["cache-control", "no-store"],
+  ["cache-control", NEVER_CACHE],
   ["referrer-policy", "no-referrer"],
 ];
 const PROTECTED_FILE_NOT_FOUND = protectedPage(FILE_NOT_FOUND);
@@ -110,7 +111,7 @@ const PASSWORD_TEXT = {
 
 /** The password page: never cached, never framed, never sends a Referer onwards. */
 function passwordAnswer(status: number, next: string, error?: string): Prepared & { kind: "page" } {
-  return withHeaders(protectedPage(page(status, passwordPage(next, error), "no-store")), {
+  return withHeaders(protectedPage(page(status, passwordPage(next, error), NEVER_CACHE)), {
     "x-frame-options": "DENY",
     "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   });
@@ -250,6 +251,8 @@ export interface EdgeDeps {
   trustProxy: boolean;
   /** Counts answered requests (analytics/collector.ts); absent when analytics are off. */
   analytics?: AnalyticsRecorder | undefined;
+  /** A share link's last view was just spent here (share.ts): the owner's notice. */
+  onShareLinkUsedUp?: ((used: { siteId: string; linkId: string }) => void) | undefined;
 }
 
 /**

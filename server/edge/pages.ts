@@ -26,10 +26,8 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
-/** A URL path for a file in the site, each segment encoded. */
-export function hrefFor(path: string): string {
-  return "/" + path.split("/").map(encodeURIComponent).join("/");
-}
+export { hrefFor } from "../sites/requestPath";
+import { hrefFor } from "../sites/requestPath";
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;

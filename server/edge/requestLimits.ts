@@ -1,6 +1,7 @@
 // Limits on a request itself, checked before anything is looked up or remembered: every target a
 // site host answers may become a remembered route, and every host name a remembered label.
 import type { OutgoingHttpHeaders } from "node:http";
+import { NEVER_CACHE } from "../../common/siteCaching";
 
 /**
  * The longest request target (path and query) a site host answers: 8 KB, as nginx (whose default
@@ -25,7 +26,7 @@ function refusal(status: number, text: string): Refusal {
     headers: {
       "content-type": "text/plain; charset=utf-8",
       "content-length": body.length,
-      "cache-control": "no-store",
+      "cache-control": NEVER_CACHE,
       "x-content-type-options": "nosniff",
     },
   };

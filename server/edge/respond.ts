@@ -11,9 +11,7 @@ import { nodeReply, type EdgeReply, type EdgeRequest } from "./reply";
 import { isNotModified, httpDate } from "../http/conditional";
 import { contentRange, ifRangeAllows, multipartByteranges, parseRange, unsatisfiedRange } from "./range";
 import { chooseEncoding, type Encoding } from "../http/encoding";
-
-export const LIVE_CACHE = "public, max-age=0, must-revalidate";
-export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
+import { IMMUTABLE_CACHE, LIVE_CACHE } from "../../common/siteCaching";
 
 // A name carrying a content hash (app.3f9a2c1b.js, index-CnHfVklN.js) never changes content.
 const FINGERPRINTED =
@@ -108,6 +106,7 @@ export function respondFromMemory(req: EdgeRequest, reply: EdgeReply, cache: Blo
   const encoding = chosenEncoding(req, p.file);
   const buffer = cache.peek(blobFor(p.file, encoding).sha256);
   if (!buffer) return false;
+  if (req.method !== "HEAD") cache.counts.hit();
   reply.send(p.status, p.byEncoding[encoding]!, req.method === "HEAD" ? undefined : buffer);
   return true;
 }
@@ -119,6 +118,8 @@ export async function respondWithFile(req: EdgeRequest, reply: EdgeReply, deps: 
   const blob = blobFor(p.file, encoding);
   const headers = p.byEncoding[encoding]!;
   if (req.method === "HEAD" || blob.size === 0) return reply.send(p.status, headers);
+  // Not in memory: read from the store, into the cache when it fits, else streamed.
+  deps.cache.counts.miss();
   if (deps.cache.fits(blob.size)) return reply.send(p.status, headers, await deps.cache.load(blob.sha256));
   // Backpressure and a client that goes away are the reply's business (see EdgeReply.stream).
   if (reply.streamFile && deps.blobs.openFile) return reply.streamFile(p.status, headers, await deps.blobs.openFile(blob.sha256), blob.size);
@@ -157,10 +158,11 @@ export async function respondWithRange(req: IncomingMessage, res: ServerResponse
     });
     if (head) return void res.end();
     if (deps.cache.fits(file.size)) {
-      const buffer = deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256));
+      const buffer = peekCounted(deps.cache, file.sha256) ?? (await deps.cache.load(file.sha256));
       res.end(buffer.subarray(range.start, range.end + 1));
       return;
     }
+    deps.cache.counts.miss();
     await pipeline(await deps.blobs.get(file.sha256, { start: range.start, end: range.end }), res);
     return;
   }
@@ -168,7 +170,8 @@ export async function respondWithRange(req: IncomingMessage, res: ServerResponse
     const body = multipartByteranges(range.ranges, file.size, file.contentType);
     res.writeHead(206, { ...p.base, "content-type": body.contentType, "content-length": body.length });
     if (head) return void res.end();
-    const cached = deps.cache.fits(file.size) ? (deps.cache.peek(file.sha256) ?? (await deps.cache.load(file.sha256))) : undefined;
+    const cached = deps.cache.fits(file.size) ? (peekCounted(deps.cache, file.sha256) ?? (await deps.cache.load(file.sha256))) : undefined;
+    if (!cached) deps.cache.counts.miss();
     for (const part of body.parts) {
       res.write(part.head);
       if (cached) res.write(cached.subarray(part.start, part.end + 1));
@@ -179,6 +182,14 @@ export async function respondWithRange(req: IncomingMessage, res: ServerResponse
   }
   // A Range the server ignores (not bytes, malformed): the whole body, as RFC 9110 allows.
   await respondWithFile(req, nodeReply(res), deps, p);
+}
+
+/** The cached bytes, counted as a hit or, when they must be loaded, a miss. */
+function peekCounted(cache: BlobCache, sha256: string): Buffer | undefined {
+  const buffer = cache.peek(sha256);
+  if (buffer) cache.counts.hit();
+  else cache.counts.miss();
+  return buffer;
 }
 
 /** Streams one part of a multipart answer, waiting for the client when its buffer is full. */

@@ -17,12 +17,15 @@ import type { EdgeReply, EdgeRequest } from "./reply";
 import type { ServedHost } from "./resolver";
 import { linkIdOfToken, type ShareKeys } from "../sites/shareTokens";
 import { checkShareCookie, issueShareCookie, shareCookieHeader, shareCookiesOf } from "./shareCookies";
+import { NEVER_CACHE } from "../../common/siteCaching";
 
 export interface ShareDeps {
   db: Db;
   shareKeys: ShareKeys;
   /** Behind a reverse proxy: the client address is X-Forwarded-For's last entry. */
   trustProxy: boolean;
+  /** Told once per link, by the open that spent its last view (the owner's notice; compose.ts). */
+  onShareLinkUsedUp?: (used: { siteId: string; linkId: string }) => void;
 }
 
 export interface PageAnswer {
@@ -34,7 +37,7 @@ export interface PageAnswer {
 
 /** Never cached, never framed, never sends a Referer onwards. */
 const GUARDED = {
-  "cache-control": "no-store",
+  "cache-control": NEVER_CACHE,
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
@@ -93,7 +96,8 @@ export function createShareGate(deps: ShareDeps): ShareGate {
     const userAgent = req.headers["user-agent"]?.slice(0, USER_AGENT_MAX) || null;
     // No GeoIP source is configured, so the country stays unknown.
     const counted = await countShareLinkOpen(deps.db, host.siteId, link.id, { at: new Date(now), userAgent, country: null });
-    if (!counted) return send(req, reply, LINK_GONE);
+    if (!counted.counted) return send(req, reply, LINK_GONE);
+    if (counted.usedUp) deps.onShareLinkUsedUp?.({ siteId: host.siteId, linkId: link.id });
     const cookie = issueShareCookie(keys, host.siteId, link.id, link.expires_at?.getTime() ?? Infinity, now);
     home(reply, shareCookieHeader(keys, cookie));
   };

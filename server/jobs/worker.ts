@@ -16,6 +16,8 @@ import { sendWeeklySummaries } from "../services/sendWeeklySummaries";
 import { sweepIntervalMs, sweepOrphans } from "../services/sweepOrphans";
 import { deliverDueWebhooks } from "../services/deliverWebhooks";
 import { pruneWebhookDeliveries } from "../db/repositories/webhooks";
+import { noticeExpiringSites, pruneNotifications } from "../services/notifications/housekeeping";
+import { runDueChecks } from "../services/runDeploymentChecks";
 
 export const WORKER_INTERVAL_MS = 60_000;
 /** Analytics roll-ups: an open Analytics tab sees a visit within about this long of the edge's flush. */
@@ -24,6 +26,8 @@ export const ANALYTICS_INTERVAL_MS = 10_000;
 export const DOMAIN_INTERVAL_MS = 1_000;
 /** Webhook deliveries due are looked for every second: an event or a test reaches its receiver within about that. */
 export const WEBHOOK_INTERVAL_MS = 1_000;
+/** Publish checks queued are looked for every second: results reach the deployment card within about that. */
+export const CHECK_INTERVAL_MS = 1_000;
 /** Finished webhook deliveries are kept this long, for the owner's deliveries list. */
 export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 60 * 60_000;
 
@@ -38,6 +42,8 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await pruneWebhookDeliveries(ctx.db, new Date(now.getTime() - WEBHOOK_DELIVERY_KEEP_MS));
   // A CLI sign-in request is kept a day past its lapse, then its code is free again.
   await deleteLapsedDeviceLogins(ctx.db, new Date(now.getTime() - 24 * 60 * 60 * 1000));
+  await pruneNotifications(ctx, now);
+  await noticeExpiringSites(ctx, now);
   // Mondays only, one query once everyone has theirs; a mail failure waits for the next tick.
   await sendWeeklySummaries(ctx, now);
   // Catches up on compression a restart interrupted; a no-op when nothing is waiting.
@@ -92,6 +98,12 @@ export function startWorker(
     () => deliverDueWebhooks(ctx, dns),
     (error) => ctx.log.error({ err: error }, "webhook delivery failed"),
   );
+  // Publish checks: durable rows, claimed with a lease (services/runDeploymentChecks.ts).
+  const checks = every(
+    CHECK_INTERVAL_MS,
+    () => runDueChecks(ctx),
+    (error) => ctx.log.error({ err: error }, "publish checks failed"),
+  );
   const analytics = every(
     ANALYTICS_INTERVAL_MS,
     () => rollUpAnalytics(ctx),
@@ -103,7 +115,7 @@ export function startWorker(
     () => sweepOrphans(ctx),
     (error) => ctx.log.error({ err: error }, "orphan sweep failed"),
   );
-  // BERTH_BACKUP_DAILY: once per UTC day, scheduled by the archives' names (backup/daily.ts).
+  // BERTH_BACKUP_DAILY (on unless false): once per UTC day, scheduled by the archives' names (backup/daily.ts).
   const stopping = new AbortController();
   const dailyBackup = dailyBackupTask(ctx, { signal: stopping.signal });
   const backups = ctx.env.backupDaily
@@ -116,7 +128,7 @@ export function startWorker(
   return {
     async stop() {
       stopping.abort();
-      await Promise.all([housekeeping.stop(), domains.stop(), webhooks.stop(), analytics.stop(), orphans.stop(), backups?.stop()]);
+      await Promise.all([housekeeping.stop(), domains.stop(), webhooks.stop(), checks.stop(), analytics.stop(), orphans.stop(), backups?.stop()]);
     },
   };
 }

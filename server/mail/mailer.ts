@@ -3,7 +3,7 @@
 // confirm an account with no mail server at all.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { FastifyBaseLogger } from "fastify";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../privateFiles";
 import { renderRfc822, type MailMessage } from "./message";
@@ -38,10 +38,14 @@ export function createOutboxMailer(outboxDir: string, from: string, log: Fastify
 }
 
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // Made at the first message: an install that writes to the outbox never loads the SMTP client.
+  let transport: Promise<Transporter> | undefined;
+  const ready = () => (transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send(message) {
-      await transport.sendMail({
+      await (
+        await ready()
+      ).sendMail({
         from,
         to: message.to,
         replyTo: message.replyTo,

@@ -57,12 +57,48 @@ export function resetPasswordMessage(to: string, link: string): Template {
   };
 }
 
-export function contactMessageMail(to: string, message: { name: string; email: string; subject: string; message: string }): Template {
+/**
+ * A message for the operator. A support message (the help page) comes from a signed-in account:
+ * its id is named, so the operator can find it on the admin page.
+ */
+export function contactMessageMail(
+  to: string,
+  message: { name: string; email: string; subject: string; message: string },
+  origin: { kind: "contact" | "support"; userId: string | null } = { kind: "contact", userId: null },
+): Template {
+  const support = origin.kind === "support";
   return {
     to,
     replyTo: message.email,
-    subject: `[Berth contact] ${message.subject}`,
-    text: [`From: ${message.name} <${message.email}>`, `Subject: ${message.subject}`, "", message.message].join("\n"),
+    subject: `[Berth ${support ? "support" : "contact"}] ${message.subject}`,
+    text: [
+      `From: ${message.name} <${message.email}>`,
+      ...(support && origin.userId ? [`Account: ${origin.userId} (signed in)`] : []),
+      `Subject: ${message.subject}`,
+      "",
+      message.message,
+    ].join("\n"),
+  };
+}
+
+/**
+ * An admin's answer to a contact or support message, to the address the message gave. The
+ * sender's own text is not quoted: a contact-form sender may have typed someone else's address,
+ * and Berth should not mail their words to that person. Replies to it go to `replyTo` (the
+ * operator's contact address, else the admin's own).
+ */
+export function messageReplyMail(to: string, reply: { subject: string; text: string; sentAt: Date; replyTo: string }): Template {
+  return {
+    to,
+    replyTo: reply.replyTo,
+    subject: `Re: ${oneLineName(reply.subject, 200) || "your message"}`,
+    text: [
+      reply.text,
+      "",
+      "—",
+      `This answers the message sent on ${reply.sentAt.toUTCString()} with the subject “${oneLineName(reply.subject, 200)}”.`,
+      "Reply to this e-mail to continue the conversation.",
+    ].join("\n"),
   };
 }
 
@@ -128,6 +164,33 @@ export function domainActiveMessage(to: string, notice: { name: string; siteName
       notice.link,
       "",
       "You get this message because domain notifications are on. You can turn them off in Settings, Notifications.",
+      "",
+      "— Berth",
+    ].join("\n"),
+  };
+}
+
+/**
+ * Any other notice a user chose to get by e-mail (Settings, Notifications): the feed's title as
+ * the subject, its detail, and the dashboard page it leads to.
+ */
+export function noticeMessage(to: string, notice: { name: string; kindLabel: string; title: string; body: string | null; link: string }): Template {
+  const title = oneLineName(notice.title, 200);
+  return {
+    to,
+    link: notice.link,
+    subject: title,
+    text: [
+      greeting(notice.name),
+      "",
+      title,
+      ...(notice.body ? ["", notice.body] : []),
+      "",
+      "To see it in your dashboard, open:",
+      "",
+      notice.link,
+      "",
+      `You get this message because you chose e-mail for "${notice.kindLabel}". You can change that in Settings, Notifications.`,
       "",
       "— Berth",
     ].join("\n"),

@@ -18,6 +18,7 @@ import { markerOf, ownerCallIds, setBanned, siteKit, tenant, TENANT_ENV, type Id
 import {
   collectRoutes,
   isAdminRoute,
+  OPERATOR_TOKEN_ROUTES,
   pathOf,
   PUBLIC_ROUTES,
   send,
@@ -111,6 +112,7 @@ describe.each(DRIVERS)("API token matrix (%s)", (driver) => {
       const response = await send(token, route.method, url, shapeOf(route, owner.ids));
       const label = `${route.method} ${url} → ${response.body}`;
       if (isAdminRoute(route)) expect(response.statusCode, label).toBe(404);
+      else if (OPERATOR_TOKEN_ROUTES.has(route.key)) expect(response.statusCode, label).toBe(401);
       else {
         expect(response.statusCode, label).toBe(403);
         expect(response.json<{ error: { code: string } }>().error.code, label).toBe(needs === undefined ? "session_only" : "token_not_permitted");

@@ -53,6 +53,9 @@ describe.each(DRIVERS)("a deleted site (%s)", (driver) => {
       webhookId: "",
       deliveryId: "",
       userCode: "",
+      messageId: "",
+      upgradeRequestId: "",
+      notificationId: "",
     };
     before = (await server.ctx.db.select().from(sites).where(eq(sites.id, ids.siteId)))[0]!;
     const deleted = await client.delete(`/api/sites/${ids.siteId}`);

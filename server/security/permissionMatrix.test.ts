@@ -17,12 +17,14 @@ import {
   isAdminRoute,
   pathOf,
   PUBLIC_ROUTES,
+  QUERIES,
   send,
   shapeOf,
   SHAPES,
   AUTH_WRITES,
   type Route,
   type Shape,
+  withQuery,
 } from "../test/security/routeTable";
 
 const ROUTES = await collectRoutes();
@@ -71,15 +73,13 @@ function withForeignFields(shape: Shape, foreign: Ids): Shape {
   return shape;
 }
 
-const foreignQuery = (foreign: Ids) =>
-  "?" +
-  new URLSearchParams({
-    user_id: foreign.userId,
-    userId: foreign.userId,
-    site_id: foreign.siteId,
-    siteId: foreign.siteId,
-    id: foreign.siteId,
-  }).toString();
+const foreignQuery = (foreign: Ids) => ({
+  user_id: foreign.userId,
+  userId: foreign.userId,
+  site_id: foreign.siteId,
+  siteId: foreign.siteId,
+  id: foreign.siteId,
+});
 
 /**
  * Every table and blob, less the rate-limit counters: a wrong guess (a CLI sign-in code) is
@@ -117,6 +117,10 @@ describe("the route table", () => {
     expect(
       Object.keys(SHAPES).filter((key) => !keys.has(key)),
       "bodies of routes that no longer exist",
+    ).toEqual([]);
+    expect(
+      Object.keys(QUERIES).filter((key) => !keys.has(key)),
+      "queries of routes that no longer exist",
     ).toEqual([]);
     const undecided = ROUTES.filter((r) => hasBody(r.method) && !r.url.includes("*") && !SHAPES[r.key]).map((r) => r.key);
     expect(undecided, "write routes without a body in SHAPES").toEqual([]);
@@ -215,7 +219,7 @@ describe.each(DRIVERS)("permission matrix (%s)", (driver) => {
       const callerProfile = await profileOf(callerId);
       const foreignBefore = await snapshotOfUser(server, foreign.userId);
 
-      const url = pathOf(route, ids) + foreignQuery(foreign);
+      const url = withQuery(pathOf(route, ids), foreignQuery(foreign));
       const response = await send(caller, route.method, url, withForeignFields(shapeOf(route, ids), foreign));
       expect(response.statusCode, `${route.method} ${url} → ${response.body}`).toBeGreaterThanOrEqual(200);
       expect(response.statusCode, `${route.method} ${url} → ${response.body}`).toBeLessThan(300);

@@ -1,5 +1,5 @@
 // GET /api/stats: the overview's figures and the user's plan, which the dashboard reads to offer
-// or withhold each Pro feature and to show the limits (it never works them out from the plan id).
+// or withhold each plan feature and to show the limits (it never works them out from the plan id).
 import { featuresOf } from "../../common/plans";
 import type { StatsResponse } from "../../common/sites";
 import type { AppContext } from "../context";
@@ -9,7 +9,7 @@ import { storageUsedByUser } from "../db/repositories/usage";
 import { planOf } from "./planPolicy";
 import { bandwidthLast30Days } from "./siteAnalytics";
 
-export async function accountStats(ctx: Pick<AppContext, "db">, userId: string, now = new Date()): Promise<StatsResponse> {
+export async function accountStats(ctx: Pick<AppContext, "db" | "plans">, userId: string, now = new Date()): Promise<StatsResponse> {
   const [plan, sites, deployments, used, bandwidth] = await Promise.all([
     planOf(ctx, userId),
     countSitesForUser(ctx.db, userId),

@@ -109,4 +109,32 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     ).map((v) => v.variant_sha256!);
     expect(await server.ctx.db.select().from(blobs).where(inArray(blobs.sha256, variantShas))).toHaveLength(2);
   });
+
+  it("settles files of types that never compress without compressing them, and tells the edge only of new forms", async () => {
+    const { client } = await signedInClient(server);
+    // Text-like bytes, so that only the type keeps them from being compressed.
+    const zip = await zipOf([
+      { name: "photo.png", data: Buffer.concat([html, Buffer.from("png")]) },
+      { name: "data.bin", data: Buffer.concat([html, Buffer.from("bin")]) },
+      { name: "index.html", data: Buffer.concat([html, Buffer.from("index")]) },
+    ]);
+    const site = await createSiteWith(client, { name: "site.zip", content: zip, type: "application/zip" });
+    const told: string[][] = [];
+    const listen = (event: { shas: string[] }) => void told.push(event.shas);
+    server.ctx.events.on("variants", listen);
+    try {
+      await server.compressor.kick();
+    } finally {
+      server.ctx.events.off("variants", listen);
+    }
+    const files = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const shaOf = (path: string) => files.find((f) => f.path === path)!.sha256;
+    const rows = await server.ctx.db
+      .select()
+      .from(blobVariants)
+      .where(inArray(blobVariants.sha256, [shaOf("photo.png"), shaOf("data.bin")]));
+    expect(rows).toHaveLength(4);
+    expect(rows.every((v) => v.variant_sha256 === null && v.size === null)).toBe(true);
+    expect(told.flat()).toEqual([shaOf("index.html")]);
+  });
 });

@@ -5,13 +5,16 @@ import { pipeline } from "node:stream/promises";
 import { PassThrough } from "node:stream";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { AppContext } from "../context";
-import { blobsAwaitingCompression, recordVariant } from "../db/repositories/variants";
+import { blobsAwaitingCompression, recordNoVariants, recordVariant } from "../db/repositories/variants";
 import { lockBlobs, registerBlobs } from "../db/repositories/blobs";
 import { BlobTooLargeError } from "../storage/blobStore";
 import { isCompressible } from "../http/encoding";
 
 /** Smaller files gain too little from compression to be worth a second lookup. */
 export const MIN_COMPRESS_BYTES = 1024;
+
+/** Blobs taken per query. Those of types that never compress (images, fonts, archives) are settled together in one statement. */
+const BATCH = 100;
 
 /**
  * The fewest bytes a compressed form must save to be kept: a tenth of the file, and at least
@@ -74,18 +77,19 @@ async function storeVariant(
   }
 }
 
-async function compressOne(ctx: CompressContext, sha256: string, size: number, contentType: string): Promise<void> {
+/** Stores a compressible blob's forms worth keeping; true when it got one. */
+async function compressOne(ctx: CompressContext, sha256: string, size: number): Promise<boolean> {
   const worthIt = size - minimumSaving(size);
-  const gzipSize = isCompressible(contentType) ? await storeVariant(ctx, sha256, size, "gzip", worthIt) : undefined;
+  const gzipSize = await storeVariant(ctx, sha256, size, "gzip", worthIt);
   // gzip is cheap and tells whether the bytes compress at all; brotli (the costly one) is only
   // tried when gzip saved enough, and kept only when it is also smaller than gzip's form, since
   // the edge prefers br whenever a client takes both.
   if (gzipSize === undefined) {
-    if (!isCompressible(contentType)) await recordVariant(ctx.db, { sha256, encoding: "gzip", variant_sha256: null, size: null });
     await recordVariant(ctx.db, { sha256, encoding: "br", variant_sha256: null, size: null });
-    return;
+    return false;
   }
   await storeVariant(ctx, sha256, size, "br", Math.min(worthIt, gzipSize - 1));
+  return true;
 }
 
 /**
@@ -115,11 +119,20 @@ export class VariantCompressor {
     do {
       this.again = false;
       for (;;) {
-        const batch = await blobsAwaitingCompression(this.ctx.db, { minBytes: MIN_COMPRESS_BYTES, limit: 20 });
+        const batch = await blobsAwaitingCompression(this.ctx.db, { minBytes: MIN_COMPRESS_BYTES, limit: BATCH });
         if (batch.length === 0) break;
-        for (const blob of batch) await compressOne(this.ctx, blob.sha256, blob.size, blob.contentType);
+        // A first deploy of a thousand images would otherwise cost two statements each here, a
+        // few seconds of the database's one connection right when its owner deploys again.
+        await recordNoVariants(
+          this.ctx.db,
+          batch.filter((b) => !isCompressible(b.contentType)).map((b) => b.sha256),
+        );
+        const compressed: string[] = [];
+        for (const blob of batch.filter((b) => isCompressible(b.contentType))) {
+          if (await compressOne(this.ctx, blob.sha256, blob.size)) compressed.push(blob.sha256);
+        }
         // The edge reloads manifests so the new forms are served.
-        this.ctx.events.emit("variants", { shas: batch.map((b) => b.sha256) });
+        if (compressed.length > 0) this.ctx.events.emit("variants", { shas: compressed });
       }
     } while (this.again);
   }

@@ -46,11 +46,21 @@ export async function createSite(
 }
 
 /**
- * A site with no files yet (status pending), for a first deploy through the API: its subdomain is
- * taken from the pool as the wizard's reservation would be, in the same transaction, so a refusal
+ * A site with no files yet (status pending), for a first deploy through the API. On the user's
+ * reservation when `subdomain` names one (the wizard, before it deploys a dropped folder), else
+ * on a name taken from the pool as a reservation would be, in the same transaction, so a refusal
  * (the sites cap) leaves the name in the pool.
  */
-export async function createEmptySite(ctx: AppContext, userId: string, fields: SiteFields): Promise<Site> {
+export async function createEmptySite(ctx: AppContext, userId: string, fields: SiteFields & { subdomain?: string | undefined }): Promise<Site> {
+  const reserved = fields.subdomain;
+  if (reserved !== undefined) {
+    try {
+      return await ctx.db.transaction((tx) => insertSiteWithSubdomain(tx, ctx, userId, fields, reserved));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError("subdomain_not_reserved", 409, SITE_TEXT.subdomainRequiredDescription);
+      throw error;
+    }
+  }
   await ensureSubdomainPool(ctx.db);
   return ctx.db.transaction(async (tx) => {
     const subdomain = await claimSubdomain(tx, userId);

@@ -4,6 +4,7 @@
 // Refused at any step, it leaves nothing: the blobs it created go, and so does the deploy.
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { byteLimit } from "../../common/plans";
 import type { AppContext } from "../context";
 import { deleteDeploy, type Deploy } from "../db/repositories/deploys";
 import { storageUsedByUser } from "../db/repositories/usage";
@@ -12,7 +13,7 @@ import { extractTarGz } from "../uploads/extractTar";
 import { extractZip } from "../uploads/extractZip";
 import { zipLimitsFor } from "../uploads/limits";
 import { receiveToTempFile } from "../uploads/receiveFile";
-import { normaliseManifest } from "./deployManifest";
+import { normaliseFolders, normaliseManifest } from "./deployManifest";
 import { insertDeploy } from "./openDeploy";
 import { planOf } from "./planPolicy";
 import { publishDeploy } from "./publishDeploy";
@@ -33,8 +34,19 @@ export async function deployArchive(
   let deploy: Deploy | undefined;
   try {
     const manifest = normaliseManifest(archive.files);
+    // The archive's empty folders are kept, as in a zip uploaded in the dashboard.
+    const folders = normaliseFolders(archive.folders, manifest);
     deploy = (
-      await insertDeploy(ctx, { userId: input.userId, siteId: input.siteId, manifest, hash: null, message: input.message, draft: input.draft, plan })
+      await insertDeploy(ctx, {
+        userId: input.userId,
+        siteId: input.siteId,
+        manifest,
+        folders,
+        hash: null,
+        message: input.message,
+        draft: input.draft,
+        plan,
+      })
     ).deploy;
     await recordReceived(ctx, deploy, archive.files);
     const published = await publishDeploy(ctx, input.userId, input.siteId, deploy.id);
@@ -55,9 +67,10 @@ async function unpack(
   options: { plan: Awaited<ReturnType<typeof planOf>>; used: number; discard: (shas: string[]) => Promise<void> },
 ): Promise<ExtractedArchive> {
   const limits = zipLimitsFor(options.plan, options.used);
-  if (kind === "tar.gz") return extractTarGz(body, ctx.blobs, { ...limits, maxCompressedBytes: options.plan.maxFileBytes }, options.discard);
+  if (kind === "tar.gz")
+    return extractTarGz(body, ctx.blobs, { ...limits, maxCompressedBytes: byteLimit(options.plan.maxFileBytes) }, options.discard);
   // yauzl reads the central directory at the end first, so a zip waits in the data directory's tmp/.
-  const temp = await receiveToTempFile(body, path.join(ctx.env.dataDir, "tmp"), options.plan.maxFileBytes);
+  const temp = await receiveToTempFile(body, path.join(ctx.env.dataDir, "tmp"), byteLimit(options.plan.maxFileBytes));
   try {
     return await extractZip(temp.path, ctx.blobs, limits, options.discard);
   } finally {

@@ -31,8 +31,47 @@ export function normaliseManifest(files: readonly ManifestEntry[]): StoredManife
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** What makes a rerun the same deploy: the normalised manifest, the message and the draft flag. */
-export function manifestHash(entries: readonly StoredManifestEntry[], message: string | null, draft: boolean): string {
-  const canonical = JSON.stringify({ files: entries.map((e) => [e.path, e.sha256, e.size]), message, draft });
+/**
+ * The empty folders a deploy brings, checked by the same path rules as its files, normalised and
+ * sorted, once each. A folder where the manifest has a file, or inside one, is a conflict; one
+ * that already holds a file is dropped, as the file's path makes it anyway.
+ */
+export function normaliseFolders(folders: readonly string[], manifest: readonly StoredManifestEntry[]): string[] {
+  const files = new Set(manifest.map((f) => f.path));
+  const holding = new Set<string>();
+  for (const path of files) for (const folder of ancestorsOf(path)) holding.add(folder);
+  const kept = new Set<string>();
+  for (const folder of folders) {
+    const checked = validateSitePath(folder);
+    if (!checked.ok) throw new AppError("invalid_path", 400, DEPLOY_TEXT.invalidPath(displayName(folder), checked.error));
+    const path = checked.path;
+    for (const at of [...ancestorsOf(path), path])
+      if (files.has(at)) throw new AppError("path_conflict", 400, DEPLOY_TEXT.fileAndFolder(displayName(at)));
+    if (!holding.has(path)) kept.add(path);
+  }
+  return [...kept].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** "a/b/c" → "a", "a/b". */
+function ancestorsOf(path: string): string[] {
+  const found: string[] = [];
+  for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) found.push(path.slice(0, slash));
+  return found;
+}
+
+/** What makes a rerun the same deploy: the normalised manifest and folders, the message and the draft flag. */
+export function manifestHash(
+  entries: readonly StoredManifestEntry[],
+  message: string | null,
+  draft: boolean,
+  folders: readonly string[] = [],
+): string {
+  // Without folders the form is the one from before they existed, so an open deploy resumes across an upgrade.
+  const canonical = JSON.stringify({
+    files: entries.map((e) => [e.path, e.sha256, e.size]),
+    message,
+    draft,
+    ...(folders.length > 0 ? { folders } : {}),
+  });
   return createHash("sha256").update(canonical).digest("hex");
 }

@@ -24,7 +24,7 @@ import { requireRoom } from "./accountCaps";
 import { requireFeature } from "./planPolicy";
 import { UUID, requireNotDeleted, requireSiteForChange } from "./siteAccess";
 
-type DomainContext = Pick<AppContext, "db" | "env" | "events">;
+type DomainContext = Pick<AppContext, "db" | "plans" | "env" | "events">;
 
 const notFound = () => new AppError("domain_not_found", 404, DOMAIN_TEXT.notFound);
 

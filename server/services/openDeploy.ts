@@ -4,7 +4,7 @@
 // to publish it, so another user's copy of the same bytes is asked for all the same.
 import { DEPLOY_OPEN_HOURS, DEPLOY_TEXT, type CreateDeployRequest } from "../../common/deploys";
 import { UPLOAD_TEXT } from "../../common/uploads";
-import type { Plan } from "../../common/plans";
+import { byteLimit, type Plan } from "../../common/plans";
 import { randomUUID } from "node:crypto";
 import type { AppContext } from "../context";
 import type { Executor } from "../db/client";
@@ -21,11 +21,11 @@ import { getDeploymentById, type Deployment } from "../db/repositories/deploymen
 import { storageUsedByUser } from "../db/repositories/usage";
 import { AppError } from "../errors";
 import { quotaExceeded, UploadError } from "../uploads/errors";
-import { manifestHash, normaliseManifest } from "./deployManifest";
+import { manifestHash, normaliseFolders, normaliseManifest } from "./deployManifest";
 import { planOf } from "./planPolicy";
 import { UUID } from "./siteAccess";
 
-type Parsed = { files: CreateDeployRequest["files"]; message: string | null; draft: boolean };
+type Parsed = { files: CreateDeployRequest["files"]; folders?: string[]; message: string | null; draft: boolean };
 
 export interface OpenedDeploy {
   deploy: Deploy;
@@ -36,28 +36,38 @@ export interface OpenedDeploy {
 
 /** Opens a deploy for `files` on the user's site (the caller checked it is theirs and not deleted). */
 export async function openDeploy(
-  ctx: Pick<AppContext, "db">,
+  ctx: Pick<AppContext, "db" | "plans">,
   userId: string,
   siteId: string,
   request: Parsed,
   now = new Date(),
 ): Promise<OpenedDeploy> {
   const manifest = normaliseManifest(request.files);
+  const folders = normaliseFolders(request.folders ?? [], manifest);
   const plan = await planOf(ctx, userId);
   requireFilesWithinPlan(manifest, plan);
-  const hash = manifestHash(manifest, request.message, request.draft);
-  return insertDeploy(ctx, { userId, siteId, manifest, hash, message: request.message, draft: request.draft, plan }, now);
+  const hash = manifestHash(manifest, request.message, request.draft, folders);
+  return insertDeploy(ctx, { userId, siteId, manifest, folders, hash, message: request.message, draft: request.draft, plan }, now);
 }
 
 /**
- * Records a deploy of a normalised manifest and answers what it still needs; refuses it when the
+ * Records a deploy of a normalised manifest (and its empty folders, normalised) and answers what it still needs; refuses it when the
  * files the user does not store yet would take the account past its storage. `hash` null: a
  * deploy that is never resumed (the one-request archive). Files too large for the plan are the
  * caller's to refuse first.
  */
 export async function insertDeploy(
   ctx: Pick<AppContext, "db">,
-  input: { userId: string; siteId: string; manifest: StoredManifestEntry[]; hash: string | null; message: string | null; draft: boolean; plan: Plan },
+  input: {
+    userId: string;
+    siteId: string;
+    manifest: StoredManifestEntry[];
+    folders: string[];
+    hash: string | null;
+    message: string | null;
+    draft: boolean;
+    plan: Plan;
+  },
   now = new Date(),
 ): Promise<OpenedDeploy> {
   return ctx.db.transaction(async (tx) => {
@@ -67,6 +77,7 @@ export async function insertDeploy(
       site_id: input.siteId,
       user_id: input.userId,
       manifest: input.manifest,
+      folders: input.folders,
       manifest_hash: input.hash,
       file_count: input.manifest.length,
       total_size: input.manifest.reduce((sum, f) => sum + f.size, 0),
@@ -82,16 +93,18 @@ export async function insertDeploy(
 
 /** 413 file_too_large for the first file over the plan's largest file, naming it and both sizes. */
 export function requireFilesWithinPlan(manifest: readonly StoredManifestEntry[], plan: Plan): void {
-  const tooLarge = manifest.find((f) => f.size > plan.maxFileBytes);
+  const maxFileBytes = byteLimit(plan.maxFileBytes);
+  const tooLarge = manifest.find((f) => f.size > maxFileBytes);
   if (tooLarge)
-    throw new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, DEPLOY_TEXT.fileTooLarge(tooLarge.path, tooLarge.size, plan.maxFileBytes));
+    throw new UploadError("file_too_large", UPLOAD_TEXT.tooLargeTitle, DEPLOY_TEXT.fileTooLarge(tooLarge.path, tooLarge.size, maxFileBytes));
 }
 
 /** What the account stores now plus the new files must fit the plan's storage; the publish checks again, under the quota's lock. */
 async function requireStorageFor(db: Executor, userId: string, plan: Plan, needed: readonly { size: number }[]): Promise<void> {
   const adding = needed.reduce((sum, d) => sum + d.size, 0);
   const used = await storageUsedByUser(db, userId);
-  if (used + adding > plan.storageBytes) throw quotaExceeded(plan.storageBytes, DEPLOY_TEXT.storageExceeded(used, adding, plan.storageBytes));
+  const storageBytes = byteLimit(plan.storageBytes);
+  if (used + adding > storageBytes) throw quotaExceeded(storageBytes, DEPLOY_TEXT.storageExceeded(used, adding, storageBytes));
 }
 
 /** The user's deploy on the site: 404 for a missing one, someone else's, or an id that is not one. */
@@ -108,11 +121,18 @@ export function requireOpen(deploy: Deploy, now = new Date()): void {
 
 export const deployClosed = () => new AppError("deploy_closed", 409, DEPLOY_TEXT.deployClosed);
 
-/** What a deploy's answer shows besides its row: the version it published, and what it still needs. */
-export async function deployState(db: Executor, deploy: Deploy): Promise<{ deployment: Deployment | undefined; missing: string[] }> {
+/**
+ * What a deploy's answer shows besides its row: the version it published, and what it still needs
+ * (`missing` when the caller has just worked it out, as opening a deploy does).
+ */
+export async function deployState(
+  db: Executor,
+  deploy: Deploy,
+  known?: { missing: string[] },
+): Promise<{ deployment: Deployment | undefined; missing: string[] }> {
   const [deployment, missing] = await Promise.all([
     deploy.deployment_id ? getDeploymentById(db, deploy.deployment_id) : undefined,
-    deploy.status === "uploading" ? missingDigests(db, deploy.id) : [],
+    known?.missing ?? (deploy.status === "uploading" ? missingDigests(db, deploy.id) : []),
   ]);
   return { deployment, missing };
 }

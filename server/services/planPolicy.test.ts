@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { setPlan, signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile } from "../test/sites";
-import { PLAN_FEATURES, PLANS, type PlanId } from "../../common/plans";
-import { SHARE_LINK_TEXT } from "../../common/shareLinks";
+import { findPlan, PLAN_FEATURES } from "../../common/plans";
+import { BUILT_IN_PLANS, FREE_PLAN } from "../plans/builtIn";
+import { GATED_FEATURES as GATED } from "../../common/featureRequired";
 import type { StatsResponse } from "../../common/sites";
 import { AppError } from "../errors";
-import { requireFeature, type GatedFeature } from "./planPolicy";
-
-const GATED: GatedFeature[] = ["customDomains", "passwordProtection", "expiringLinks", "privateSites", "siteExpiry"];
+import { requireFeature } from "./planPolicy";
 
 describe.each(DRIVERS)("plan policy (%s)", (driver) => {
   let server: TestServer;
@@ -20,11 +19,11 @@ describe.each(DRIVERS)("plan policy (%s)", (driver) => {
   });
   afterAll(() => server.close());
 
-  it.each(Object.keys(PLANS) as PlanId[])("sends the %s plan's features and limits with the stats", async (planId) => {
+  it.each(BUILT_IN_PLANS.plans.map((plan) => plan.id))("sends the %s plan's features and limits with the stats", async (planId) => {
     const { client, user } = await signedInClient(server);
     await setPlan(server, user.id, planId);
     const stats = (await client.get("/api/stats")).json<StatsResponse>();
-    const plan = PLANS[planId];
+    const plan = findPlan(server.ctx.plans, planId)!;
     expect(Object.keys(stats.features).sort()).toEqual([...PLAN_FEATURES].sort());
     for (const feature of PLAN_FEATURES) expect(stats.features[feature], feature).toBe(plan[feature]);
     expect(stats).toMatchObject({
@@ -39,7 +38,7 @@ describe.each(DRIVERS)("plan policy (%s)", (driver) => {
   it("refuses every gated feature the Free plan lacks with 403 pro_required, and lets Pro through", async () => {
     const { user } = await signedInClient(server);
     for (const feature of GATED) {
-      expect(PLANS.free[feature], feature).toBe(false);
+      expect(FREE_PLAN[feature], feature).toBe(false);
       const refused = await requireFeature(server.ctx, user.id, feature).then(
         () => undefined,
         (error: unknown) => error,
@@ -56,7 +55,10 @@ describe.each(DRIVERS)("plan policy (%s)", (driver) => {
     const site = await createSiteWith(client, htmlFile());
     const response = await client.request("PUT", `/api/sites/${site.id}/visibility`, { json: { visibility: "private" } });
     expect(response.statusCode).toBe(403);
-    expect(response.json().error).toMatchObject({ code: "pro_required", message: SHARE_LINK_TEXT.privateProRequired });
+    expect(response.json().error).toMatchObject({
+      code: "pro_required",
+      message: "Private sites are a Pro feature. Upgrade to Pro to make this site private.",
+    });
     expect((await client.get(`/api/sites/${site.id}`)).json().visibility).toBe("public");
   });
 });

@@ -1,32 +1,33 @@
 // What a user's plan allows, read in one place: the features a change needs (requireFeature) and
-// the limits uploads, history and the overview follow (planOf). The plans themselves are in
-// common/plans.ts; the operator moves a user between them (profiles.plan).
-import { DOMAIN_TEXT } from "../../common/domains";
-import { PLANS, type Plan, type PlanFeature } from "../../common/plans";
-import { SHARE_LINK_TEXT } from "../../common/shareLinks";
-import { SCHEDULE_TEXT, SITE_PASSWORD_TEXT } from "../../common/sites";
+// the limits uploads, history and the overview follow (planOf). The plans are the server's
+// (AppContext.plans: BERTH_PLANS_FILE, or the built-in Free and Pro); the operator moves a user
+// between them (profiles.plan).
+import { featureRequired, type GatedFeature } from "../../common/featureRequired";
+import { defaultPlanOf, findPlan, type Plan, type PlanCatalog } from "../../common/plans";
 import type { AppContext } from "../context";
 import { getPlanIdForUser } from "../db/repositories/profiles";
 import { AppError } from "../errors";
 
-/** The refusal of each feature a change can need, in the words the dashboard shows. */
-const REFUSALS = {
-  customDomains: DOMAIN_TEXT.proRequired,
-  passwordProtection: SITE_PASSWORD_TEXT.proRequired,
-  expiringLinks: SHARE_LINK_TEXT.proRequired,
-  privateSites: SHARE_LINK_TEXT.privateProRequired,
-  siteExpiry: SCHEDULE_TEXT.proRequired,
-} satisfies Partial<Record<PlanFeature, string>>;
-
-/** A feature some change needs; a new gate adds its refusal above. */
-export type GatedFeature = keyof typeof REFUSALS;
-
-/** The user's plan, with its limits (a user without a profile row is on Free). */
-export async function planOf(ctx: Pick<AppContext, "db">, userId: string): Promise<Plan> {
-  return PLANS[await getPlanIdForUser(ctx.db, userId)];
+/**
+ * The plan with this id. Startup refuses a plans file that leaves an account on a plan it does not
+ * define (plans/storedPlans.ts), so an unknown id is a bug, never a reason to guess a plan.
+ */
+export function planById(plans: PlanCatalog, id: string): Plan {
+  const plan = findPlan(plans, id);
+  if (!plan) throw new Error(`plan "${id}" is not one of this server's plans (${plans.plans.map((p) => p.id).join(", ")})`);
+  return plan;
 }
 
-/** 403 pro_required, naming the feature, unless the user's plan has it. */
-export async function requireFeature(ctx: Pick<AppContext, "db">, userId: string, feature: GatedFeature): Promise<void> {
-  if (!(await planOf(ctx, userId))[feature]) throw new AppError("pro_required", 403, REFUSALS[feature]);
+/** The user's plan, with its limits (a user without a profile row is on the default plan). */
+export async function planOf(ctx: Pick<AppContext, "db" | "plans">, userId: string): Promise<Plan> {
+  const id = await getPlanIdForUser(ctx.db, userId);
+  return id === undefined ? defaultPlanOf(ctx.plans) : planById(ctx.plans, id);
+}
+
+/**
+ * 403 pro_required unless the user's plan has the feature, in the words the dashboard shows: they
+ * name the first plan that has it, or say that this server offers it on none.
+ */
+export async function requireFeature(ctx: Pick<AppContext, "db" | "plans">, userId: string, feature: GatedFeature): Promise<void> {
+  if (!(await planOf(ctx, userId))[feature]) throw new AppError("pro_required", 403, featureRequired(ctx.plans, feature).message);
 }

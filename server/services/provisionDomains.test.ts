@@ -10,6 +10,7 @@ import type { DomainChanged } from "../events";
 import { TestDnsServer } from "../test/dnsServer";
 import { addDomainTo, provisionAt, publishRecords } from "../test/domains";
 import { ownerWithSite } from "../test/factories";
+import { noticesOf } from "../test/notifications";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { createDnsLookup } from "../dns";
 import { provisionDueDomains } from "./provisionDomains";
@@ -88,9 +89,15 @@ describe.each(DRIVERS)("custom-domain provisioning (%s)", (driver) => {
     expect(mails[0]!.to).toBe(user.email);
     expect(mails[0]!.text).toContain(`/dashboard/sites/${site.id}`);
 
+    // And one notice in the owner's feed.
+    const notices = await noticesOf(client, "domain_active");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ title: `${name} is now active`, link: `/dashboard/sites/${site.id}?tab=settings`, site_id: site.id });
+
     // Nothing more to do for an active domain, and no second mail.
     expect(await provisionAt(server, at(start, 10 * DOMAIN_DNS_WAIT_MS))).toBe(0);
     expect(server.outbox.messages().filter((m) => m.subject === `${name} is now active`)).toHaveLength(1);
+    expect(await noticesOf(client, "domain_active")).toHaveLength(1);
   });
 
   it("tries up to 10 times, 5 s apart, and succeeds once the records appear", async () => {
@@ -134,6 +141,11 @@ describe.each(DRIVERS)("custom-domain provisioning (%s)", (driver) => {
     expect(await provisionAt(server, at(start, 3_600_000))).toBe(0);
     const shown = (await client.get(`/api/sites/${site.id}/domains`)).json().domains[0];
     expect(shown).toMatchObject({ status: "failed", error: "Domain validation timed out", attempts: 10 });
+    // The owner hears of the failure once, with its reason; the tries before it were not news.
+    const failures = await noticesOf(client, "domain_failed");
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ title: `${name} could not be set up`, site_id: site.id });
+    expect(failures[0]!.body).toMatch(/^Domain validation timed out\. /);
 
     const again = await client.post(`/api/domains/${added.id}/check`);
     expect(again.statusCode).toBe(200);

@@ -22,6 +22,7 @@ import {
 } from "../db/repositories/domains";
 import { checkOwnershipAndPointer, checkPointer, type DnsCheck, type DomainDnsTarget } from "./checkDomainDns";
 import { notifyDomainActive } from "./notifyDomainActive";
+import { noticeDomainActive, noticeDomainFailed } from "./notifications/siteNotices";
 
 export type ProvisionContext = Pick<AppContext, "db" | "env" | "events" | "mailer" | "log" | "urls">;
 
@@ -112,6 +113,9 @@ class Step {
     if (activated.siteChanged) ctx.events.emit("site", { userId: domain.user_id, siteId: domain.site_id, subdomain: this.subdomain });
     // Once per domain: a domain that was active before (then failed and was checked again) is not news.
     if (domain.activated_at === null) {
+      await noticeDomainActive(ctx, { siteId: domain.site_id, hostname: domain.hostname }).catch((error: unknown) =>
+        ctx.log.error({ err: error, domainId: domain.id }, "could not add the domain-active notice"),
+      );
       await notifyDomainActive(ctx, { siteId: domain.site_id, domain: domain.hostname }).catch((error: unknown) =>
         ctx.log.error({ err: error, domainId: domain.id }, "could not send the domain-active mail"),
       );
@@ -130,7 +134,14 @@ class Step {
   }
 
   private async record(step: DomainStep): Promise<void> {
-    this.emit(await recordDomainStep(this.ctx.db, this.domain.id, this.leaseUntil, step, this.now));
+    const row = await recordDomainStep(this.ctx.db, this.domain.id, this.leaseUntil, step, this.now);
+    this.emit(row);
+    // Only the step that recorded the failure (its lease still held) tells the owner.
+    if (row?.status === "failed") {
+      await noticeDomainFailed(this.ctx, { siteId: row.site_id, hostname: row.hostname, error: row.error }).catch((error: unknown) =>
+        this.ctx.log.error({ err: error, domainId: row.id }, "could not add the domain-failed notice"),
+      );
+    }
   }
 
   /** Open dashboards and the edge's domain registry hear of every change; nothing when the claim was lost. */

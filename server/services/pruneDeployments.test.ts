@@ -6,11 +6,11 @@ import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../tes
 import { setPlan, signedInClient, type BuiltUser } from "../test/factories";
 import { createSiteWith, hostOf, htmlFile, postMultipart } from "../test/sites";
 import { blobs } from "../db/schema";
-import { PLANS } from "../../common/plans";
+import { FREE_PLAN } from "../plans/builtIn";
 import type { SiteResponse } from "../../common/sites";
 import { createHash } from "node:crypto";
 
-const KEPT = PLANS.free.deploymentsKept!;
+const KEPT = FREE_PLAN.deploymentsKept;
 const page = (n: number) => `<h1>version ${n}</h1>`;
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 

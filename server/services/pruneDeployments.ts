@@ -1,18 +1,19 @@
-// A Free plan keeps the last deployments of each site (common/plans.ts, deploymentsKept); Pro
-// keeps them all. Older ones go after each publish, with their version hosts and the bytes
+// A plan without file versioning keeps the last deployments of each site (common/plans.ts,
+// versionsKept); a plan with it (the built-in Pro) keeps them all. Older ones go after each publish, with their version hosts and the bytes
 // nothing else uses. The live deployment always stays, even after a rollback to an old version.
 import type { AppContext } from "../context";
 import { blobsOfDeployments, deleteDeployments, deploymentsBeyondHistory } from "../db/repositories/deployments";
 import { lockSite, type Site } from "../db/repositories/sites";
+import { versionsKept } from "../../common/plans";
 import { planOf } from "./planPolicy";
 import { deleteUnreferencedBytes, releaseBlobs } from "./releaseBlobs";
 
 /** Returns how many deployments went. */
 export async function pruneDeployments(
-  ctx: Pick<AppContext, "db" | "blobs" | "events">,
+  ctx: Pick<AppContext, "db" | "plans" | "blobs" | "events">,
   site: Pick<Site, "id" | "user_id" | "subdomain">,
 ): Promise<number> {
-  const keep = (await planOf(ctx, site.user_id)).deploymentsKept;
+  const keep = versionsKept(await planOf(ctx, site.user_id));
   if (keep === null) return 0;
   const { gone, garbage } = await ctx.db.transaction(async (tx) => {
     await lockSite(tx, site.id);

@@ -5,6 +5,7 @@
 // working tree moved to it as a rollback moves them. A draft is served on its own host
 // `{sub}--v{n}` only, until it is promoted. Publishing again answers what the first publish did.
 import { DEPLOY_TEXT } from "../../common/deploys";
+import { byteLimit } from "../../common/plans";
 import type { AppContext } from "../context";
 import type { Executor, Tx } from "../db/client";
 import { lockBlobsOfDeploy } from "../db/repositories/blobs";
@@ -18,7 +19,9 @@ import {
   registerManifestBlobs,
   type Deploy,
 } from "../db/repositories/deploys";
+import { insertDeploymentCheck } from "../db/repositories/deploymentChecks";
 import { insertNextDeployment, markDeploymentFailed, markDeploymentSucceeded, type Deployment } from "../db/repositories/deployments";
+import { ancestorFolders, ensureFolders } from "../db/repositories/siteFiles";
 import { lockSiteForUser, type Site } from "../db/repositories/sites";
 import { lockUserQuota, storageUsedByUser } from "../db/repositories/usage";
 import { AppError } from "../errors";
@@ -27,7 +30,7 @@ import { quotaExceeded } from "../uploads/errors";
 import { requireDeploy, requireOpen } from "./openDeploy";
 import { planOf } from "./planPolicy";
 import { enqueueWebhookEvent, siteEvent } from "./enqueueWebhookEvent";
-import { makeLive, notify, pruneAfterPublish, type PublishContext } from "./publishDeployment";
+import { makeLive, notify, pruneAfterPublish, timed, type PublishContext } from "./publishDeployment";
 import { readConfigFiles, SiteConfigError } from "./readSiteConfig";
 import { requireNotDeleted } from "./siteAccess";
 
@@ -35,6 +38,7 @@ import { requireNotDeleted } from "./siteAccess";
 export const DEPLOY_NOTE = "Deployed through the API";
 
 export async function publishDeploy(ctx: PublishContext, userId: string, siteId: string, deployId: string, now = new Date()): Promise<Deploy> {
+  const startedAt = performance.now();
   const deploy = await requireDeploy(ctx.db, userId, siteId, deployId);
   if (deploy.status !== "uploading") return deploy;
   requireOpen(deploy, now);
@@ -69,12 +73,13 @@ export async function publishDeploy(ctx: PublishContext, userId: string, siteId:
     await lockBlobsOfDeploy(tx, deploy.id);
     await requireNothingMissing(tx, deploy.id);
     const deployment = await publishManifest(ctx, tx, site, deploy, config, note);
-    if ((await storageUsedByUser(tx, userId)) > plan.storageBytes) throw quotaExceeded(plan.storageBytes);
+    if ((await storageUsedByUser(tx, userId)) > byteLimit(plan.storageBytes)) throw quotaExceeded(byteLimit(plan.storageBytes));
     return { site, deploy: await markDeployPublished(tx, deploy.id, deployment.id), deployment };
   });
 
   if (result.deployment) {
     notify(ctx, result.site, result.deployment);
+    timed(ctx, "api", result.deployment, startedAt);
     if (result.deployment.status === "success") await pruneAfterPublish(ctx, result.site);
   }
   return result.deploy;
@@ -99,9 +104,14 @@ async function publishManifest(
     config,
     is_draft: deploy.draft,
   });
+  // The check runs in the worker once this is published (services/runDeploymentChecks.ts).
+  await insertDeploymentCheck(tx, deployment.id);
   // A draft is not live yet: its owner's webhooks hear deploy.succeeded when it is promoted.
   if (!deploy.draft) {
     await makeLive(tx, site.id, deployment.id);
+    // A version keeps files only; the empty folders the deploy brought go to the working tree,
+    // as a zip's do in the Files tab, and stay there until a publish without them replaces it.
+    await ensureFolders(tx, site.id, ancestorFolders(deploy.folders.map((f) => `${f}/x`)));
     await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "deploy.succeeded", site, deployment));
   }
   return deployment;

@@ -13,20 +13,24 @@ import {
   snapshotSiteFiles,
   type Deployment,
 } from "../db/repositories/deployments";
+import { recordWentLive } from "../db/repositories/history";
+import { insertDeploymentCheck } from "../db/repositories/deploymentChecks";
 import { resetSiteFilesToDeployment } from "../db/repositories/siteFiles";
 import { lockSite, setLiveDeployment, type Site } from "../db/repositories/sites";
 import type { SiteConfig } from "../siteConfig/siteConfig";
+import type { PublishSource } from "../../common/metrics";
 import { readSiteConfig, SiteConfigError } from "./readSiteConfig";
 import { pruneDeployments } from "./pruneDeployments";
 import { enqueueWebhookEvent, siteEvent } from "./enqueueWebhookEvent";
 
-export type PublishContext = Pick<AppContext, "db" | "events" | "urls" | "log" | "blobs">;
+export type PublishContext = Pick<AppContext, "db" | "plans" | "events" | "urls" | "log" | "blobs">;
 
 /**
  * Publishes the site's working tree. Returns the deployment: `success` and live, or `failed`
  * with the reason (a bad _redirects line, say) while the previous version stays live.
  */
 export async function publishDeployment(ctx: PublishContext, site: Site, note: string | null): Promise<Deployment> {
+  const startedAt = performance.now();
   const started = await ctx.db.transaction(async (tx) => {
     // The site row's lock numbers versions one after another even when two publishes race.
     await lockSite(tx, site.id);
@@ -41,6 +45,7 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
     if (!(error instanceof SiteConfigError)) throw error;
     const failed = (await markFailed(ctx, site, started.id, error.message))!;
     notify(ctx, site, failed);
+    timed(ctx, "dashboard", failed, startedAt);
     return failed;
   }
 
@@ -54,17 +59,21 @@ export async function publishDeployment(ctx: PublishContext, site: Site, note: s
         deployment_url: ctx.urls.deployment(site.subdomain, started.version),
         config,
       });
-      await setLiveDeployment(tx, site.id, done.id);
+      await goLive(tx, site.id, done.id);
+      // The check runs in the worker once this is live (services/runDeploymentChecks.ts).
+      await insertDeploymentCheck(tx, done.id);
       await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "deploy.succeeded", site, done));
       return done;
     });
     notify(ctx, site, published);
+    timed(ctx, "dashboard", published, startedAt);
     await pruneAfterPublish(ctx, site);
     return published;
   } catch (error) {
     ctx.log.error({ err: error, siteId: site.id, deploymentId: started.id }, "publish failed");
     const failed = await markFailed(ctx, site, started.id, "Deployment failed to complete successfully");
     if (failed) notify(ctx, site, failed);
+    timed(ctx, "dashboard", { status: "failed" }, startedAt);
     throw error;
   }
 }
@@ -85,8 +94,17 @@ function markFailed(ctx: PublishContext, site: Site, deploymentId: string, reaso
  */
 export async function makeLive(tx: Tx, siteId: string, deploymentId: string): Promise<void> {
   await resetSiteFilesToDeployment(tx, siteId, deploymentId);
-  await setLiveDeployment(tx, siteId, deploymentId);
+  await goLive(tx, siteId, deploymentId);
   await clearDraft(tx, deploymentId);
+}
+
+/**
+ * The one way the live pointer moves: with a record of when (live_periods), so "restore the site
+ * as it was at…" can tell which version was live at any moment, rollbacks included.
+ */
+async function goLive(tx: Tx, siteId: string, deploymentId: string): Promise<void> {
+  await setLiveDeployment(tx, siteId, deploymentId);
+  await recordWentLive(tx, siteId, deploymentId);
 }
 
 /**
@@ -97,6 +115,12 @@ export async function makeLive(tx: Tx, siteId: string, deploymentId: string): Pr
 export function notify(ctx: Pick<AppContext, "events">, site: Pick<Site, "id" | "user_id" | "subdomain">, deployment: Deployment): void {
   ctx.events.emit("deployment", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain, deployment });
   if (deployment.status === "success") ctx.events.emit("site", { userId: site.user_id, siteId: site.id, subdomain: site.subdomain });
+}
+
+/** Tells the metrics how long a publish took, from `startedAt` (performance.now()) to its end. */
+export function timed(ctx: Pick<AppContext, "events">, source: PublishSource, deployment: Pick<Deployment, "status">, startedAt: number): void {
+  const outcome = deployment.status === "success" ? "success" : "failed";
+  ctx.events.emit("publishTimed", { source, outcome, seconds: (performance.now() - startedAt) / 1000 });
 }
 
 /** Older versions beyond the plan's history go after each publish; the publish itself is done either way. */

@@ -14,6 +14,7 @@ import { digestsHeld, lockDeploy, manifestDigest, manifestDigests, recordUploads
 import { AppError } from "../errors";
 import { BlobTooLargeError, type BlobStore, type PutResult } from "../storage/blobStore";
 import { displayName, tarError, zipError } from "../uploads/errors";
+import { BATCHED_FILE_MAX_BYTES, PutBatcher, readEntry } from "../uploads/putBatcher";
 import { readTarEntries, TarFormatError } from "../uploads/tarReader";
 import { uploadInterrupted } from "./commitFiles";
 import { requireDeploy, requireOpen } from "./openDeploy";
@@ -21,10 +22,6 @@ import { deleteUnreferencedBytes } from "./releaseBlobs";
 import { missingBlobs } from "./stageUpload";
 
 type Context = Pick<AppContext, "db" | "blobs">;
-
-/** Tar entries up to this size are stored side by side, PARALLEL_PUTS at a time (so a request holds at most 9 MiB of them: those and the one being read). */
-const PARALLEL_PUT_MAX_BYTES = 1024 * 1024;
-const PARALLEL_PUTS = 8;
 
 /**
  * Stores one file of the deploy. A digest the deploy has received, or the user stores already,
@@ -57,28 +54,13 @@ export async function receiveDeployTar(ctx: Context, input: { userId: string; si
   const wanted = await manifestDigests(ctx.db, deploy.id);
   const held = await digestsHeld(ctx.db, deploy.id, input.userId, [...wanted.keys()]);
   const seen = new Set<string>();
-  const stored: PutResult[] = [];
-  // A small entry is read into memory and stored while the next ones are read: a put's cost is
-  // mostly waiting for the disk (its fsyncs), which would otherwise come once per file in turn.
-  // Each put still syncs before it settles, and nothing is recorded before all of them have.
-  const inFlight = new Set<Promise<void>>();
-  let putFailure: { error: unknown } | undefined;
-  const storeAside = (data: Buffer, expected: { path: string; size: number; sha256: string }) => {
-    const put = storeExpected(ctx.blobs, Readable.from([data]), expected, ctx).then(
-      (result) => void stored.push(result),
-      (error: unknown) => void (putFailure ??= { error }),
-    );
-    const tracked = put.finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-    return tracked;
-  };
-  const settle = async () => {
-    await Promise.all(inFlight);
-    if (putFailure) throw putFailure.error;
-  };
+  // Small entries are stored in batches while the next ones are read (uploads/putBatcher.ts);
+  // large ones stream straight in. Nothing is recorded before every one of them is stored.
+  const batcher = new PutBatcher<{ path: string; size: number; sha256: string }>(ctx.blobs);
+  const streamed: PutResult[] = [];
+  let stored: PutResult[];
   try {
     for await (const entry of readTarEntries(input.body)) {
-      if (putFailure) break;
       if (entry.type === "symlink") throw zipError.symlink(entry.name);
       if (entry.type === "hardlink") throw tarError.hardLink(entry.name);
       if (entry.type !== "file") throw zipError.specialFile(entry.name);
@@ -89,21 +71,20 @@ export async function receiveDeployTar(ctx: Context, input: { userId: string; si
       seen.add(sha256);
       if (entry.size !== file.size) throw sizeMismatch(file.path, file.size, entry.size);
       if (held.has(sha256)) continue;
-      if (entry.size > PARALLEL_PUT_MAX_BYTES) {
-        await settle();
-        stored.push(await storeExpected(ctx.blobs, Readable.from(entry.body), { ...file, sha256 }, ctx));
+      const expected = { ...file, sha256 };
+      if (entry.size > BATCHED_FILE_MAX_BYTES) {
+        streamed.push(await storeExpected(ctx.blobs, Readable.from(entry.body), expected, ctx));
         continue;
       }
-      // The size is the manifest's, checked above, so this holds at most PARALLEL_PUT_MAX_BYTES.
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry.body) chunks.push(chunk);
-      if (inFlight.size >= PARALLEL_PUTS) await Promise.race(inFlight);
-      void storeAside(Buffer.concat(chunks), { ...file, sha256 });
+      // The size is the manifest's, checked above, so this holds at most BATCHED_FILE_MAX_BYTES.
+      await batcher.add(expected, await readEntry(entry.body, entry.size, () => tarError.invalid(`${entry.name} is longer than its header says`)));
     }
-    await settle();
+    const batched = await batcher.finish();
+    stored = [...streamed, ...batched.map(({ put }) => put)];
+    const wrong = batched.find(({ tag, put }) => put.sha256 !== tag.sha256 || put.size !== tag.size);
+    if (wrong) throw new AppError("digest_mismatch", 400, DEPLOY_TEXT.digestMismatch(wrong.tag.sha256));
   } catch (error) {
-    await Promise.all(inFlight);
-    await discardCreated(ctx, stored);
+    await discardCreated(ctx, [...streamed, ...(await batcher.abandon())]);
     throw error instanceof TarFormatError ? tarError.invalid(error.message) : error;
   }
   await recordReceived(ctx, deploy, stored);

@@ -19,7 +19,7 @@ import type { BlobStore } from "../storage/blobStore";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { setPlan, signedInClient } from "../test/factories";
 import { createSiteWith, hostOf, htmlFile, postMultipart } from "../test/sites";
-import { PLANS } from "../../common/plans";
+import { FREE_PLAN } from "../plans/builtIn";
 import { DELETION_GRACE_DAYS } from "../../common/sites";
 import { removeAvatar, saveAvatar } from "./avatars";
 import { commitStagedFiles } from "./commitFiles";
@@ -30,7 +30,7 @@ import { stageUpload } from "./stageUpload";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 
-const KEPT = PLANS.free.deploymentsKept!;
+const KEPT = FREE_PLAN.deploymentsKept;
 /** lockBlobs' first key ("blob"), to tell its waits from other advisory locks'. */
 const BLOB_LOCK_SPACE = 0x626c6f62;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 9, 8, 7]);
@@ -264,7 +264,7 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
       stageUpload(
         server.ctx,
         { filename: "held.html", mimetype: "text/html", stream: Readable.from([Buffer.from(bytes)]) },
-        { extractZip: false, plan: PLANS.free, usedBytes: 0, tmpDir: path.join(server.ctx.env.dataDir, "tmp") },
+        { extractZip: false, plan: FREE_PLAN, usedBytes: 0, tmpDir: path.join(server.ctx.env.dataDir, "tmp") },
       );
 
     it("makes the deletion of unreferenced bytes wait for a commit that is recording them", async () => {
@@ -274,7 +274,7 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
       const recorded = gate();
       const finish = gate();
       const committing = server.ctx.db.transaction(async (tx) => {
-        await commitStagedFiles(tx, { userId: other.user.id, siteId: other.site.id, parent: null, staged, quotaBytes: PLANS.free.storageBytes });
+        await commitStagedFiles(tx, { userId: other.user.id, siteId: other.site.id, parent: null, staged, quotaBytes: FREE_PLAN.storageBytes });
         recorded.open();
         await finish.opened;
       });
@@ -312,7 +312,7 @@ describe.each(MATRIX)("releasing blobs that an upload is recording ($driver, $st
       );
       await deleted.opened;
       const committing = server.ctx.db.transaction((tx) =>
-        commitStagedFiles(tx, { userId: other.user.id, siteId: other.site.id, parent: null, staged, quotaBytes: PLANS.free.storageBytes }),
+        commitStagedFiles(tx, { userId: other.user.id, siteId: other.site.id, parent: null, staged, quotaBytes: FREE_PLAN.storageBytes }),
       );
       const settled = committing.then(
         () => "committed",

@@ -5,7 +5,7 @@
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { contentTypeFor, isAllowedUpload, isZipUpload, validateSitePath } from "../../common/uploads";
-import type { Plan } from "../../common/plans";
+import { byteLimit, type Plan } from "../../common/plans";
 import type { AppContext } from "../context";
 import type { BlobStore } from "../storage/blobStore";
 import { fileTooLarge, invalidName, quotaExceeded, unsupportedType, UploadError } from "../uploads/errors";
@@ -51,12 +51,14 @@ export async function stageUpload(
     stream.resume();
     throw unsupportedType();
   }
-  const quotaLeft = Math.max(0, options.plan.storageBytes - options.usedBytes);
+  const storageBytes = byteLimit(options.plan.storageBytes);
+  const maxFileBytes = byteLimit(options.plan.maxFileBytes);
+  const quotaLeft = Math.max(0, storageBytes - options.usedBytes);
   const store = ctx.blobs;
   const discard = (shas: string[]) => deleteUnreferencedBytes(ctx, shas);
 
   if (options.extractZip && isZipUpload(name.path, mimetype)) {
-    const temp = await receiveToTempFile(stream, options.tmpDir, options.plan.maxFileBytes);
+    const temp = await receiveToTempFile(stream, options.tmpDir, maxFileBytes);
     try {
       const archive = await extractZip(temp.path, store, zipLimitsFor(options.plan, options.usedBytes), discard);
       const created = archive.files.filter((f) => f.created);
@@ -76,7 +78,7 @@ export async function stageUpload(
     }
   }
 
-  const limit = Math.min(options.plan.maxFileBytes, quotaLeft);
+  const limit = Math.min(maxFileBytes, quotaLeft);
   try {
     const blob = await receiveToBlob(stream, store, limit);
     return {
@@ -88,8 +90,7 @@ export async function stageUpload(
     };
   } catch (error) {
     // When the account's remaining storage was the tighter bound, say so instead of "file too large".
-    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < options.plan.maxFileBytes)
-      throw quotaExceeded(options.plan.storageBytes);
+    if (error instanceof UploadError && error.code === "file_too_large" && quotaLeft < maxFileBytes) throw quotaExceeded(storageBytes);
     if (error instanceof UploadError) throw error.code === "file_too_large" ? fileTooLarge(limit) : error;
     throw error;
   }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { byteLimit } from "../../common/plans";
 import type { AppContext } from "../context";
 import { storageUsedByUser } from "../db/repositories/usage";
 import { planOf } from "./planPolicy";
@@ -17,5 +18,5 @@ export async function stageUploadForUser(
   const plan = await planOf(ctx, userId);
   const usedBytes = await storageUsedByUser(ctx.db, userId);
   const staged = await stageUpload(ctx, file, { extractZip: options.extractZip, plan, usedBytes, tmpDir: path.join(ctx.env.dataDir, "tmp") });
-  return { staged, quotaBytes: plan.storageBytes };
+  return { staged, quotaBytes: byteLimit(plan.storageBytes) };
 }

@@ -24,6 +24,13 @@ export interface BlobStore extends TempSweeper {
    * When the bytes are already stored, their modification time becomes now (see deleteIfOlderThan).
    */
   put(source: Readable, options: { maxBytes: number }): Promise<PutResult>;
+  /**
+   * Stores blobs whose bytes are already in memory (the small files of an upload), all of them
+   * durable when this resolves, with results in the order given. Putting them together lets a
+   * store share its slow steps among them: the file store syncs them side by side rather than one
+   * after another. When any fails it throws a PutBatchError naming the ones it stored.
+   */
+  putBuffers(buffers: readonly Buffer[]): Promise<PutResult[]>;
   /** The blob's bytes, or the inclusive byte range [start, end]. Throws BlobNotFoundError. */
   get(sha256: string, range?: { start: number; end: number }): Promise<Readable>;
   /**
@@ -32,6 +39,12 @@ export interface BlobStore extends TempSweeper {
    * BlobNotFoundError.
    */
   openFile?(sha256: string): Promise<FileHandle>;
+  /**
+   * Stores that keep blobs as local files only: where the blob's file is (it may not exist). The
+   * daily backup hard-links it rather than copying (backup/sharedBlobs.ts); a stored blob's file
+   * is never written in place, so a link keeps its bytes after the store deletes its own name.
+   */
+  filePath?(sha256: string): string;
   stat(sha256: string): Promise<BlobInfo | undefined>;
   delete(sha256: string): Promise<void>;
   /**
@@ -47,6 +60,16 @@ export interface BlobStore extends TempSweeper {
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`The file is larger than the limit of ${maxBytes} bytes`);
+  }
+}
+
+/** A putBuffers() that failed part-way: `stored` are the blobs it placed, for the caller to release. */
+export class PutBatchError extends Error {
+  constructor(
+    readonly stored: PutResult[],
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 

@@ -1,9 +1,9 @@
 // Blobs as files: `<dir>/ab/cd/<sha256>`. The two-level fan-out keeps every directory small enough
 // for fast lookups however many blobs there are. Uploads land in `<dir>/tmp/` first, on the same
 // filesystem, so that moving a finished blob into place is a single atomic link or rename.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { link, mkdir, open, readdir, rename, rm, stat, utimes, type FileHandle } from "node:fs/promises";
+import { link, mkdir, open, readdir, rename, rm, stat, unlink, utimes, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -14,9 +14,11 @@ import {
   SHA256_PATTERN,
   type BlobInfo,
   type BlobStore,
+  PutBatchError,
   type PutResult,
   type TempSweeper,
 } from "./blobStore";
+import { eachLimit } from "./eachLimit";
 import { createMeter } from "./meter";
 import { PRIVATE_DIR, PRIVATE_FILE } from "../privateFiles";
 
@@ -62,7 +64,49 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       }
     },
 
+    async putBuffers(buffers: readonly Buffer[]): Promise<PutResult[]> {
+      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR });
+      const items = buffers.map((data) => {
+        const sha256 = createHash("sha256").update(data).digest("hex");
+        return { data, sha256, finalPath: blobPath(sha256), tmpPath: path.join(tmpDir, randomUUID()), hasTemp: false, created: false };
+      });
+      const firstOf = new Map<string, (typeof items)[number]>();
+      for (const item of items) if (!firstOf.has(item.sha256)) firstOf.set(item.sha256, item);
+      const unique = [...firstOf.values()];
+      const placed: (typeof items)[number][] = [];
+      try {
+        // The phases of put(), each over the whole batch: every blob written and synced under a
+        // temporary name, then named, then each folder synced once. Syncs issued side by side
+        // share the disk's journal commits, where one file after another pays for each.
+        await eachLimit(unique, async (item) => {
+          item.hasTemp = true;
+          await writeSynced(item.tmpPath, item.data);
+        });
+        await eachLimit(unique, async (item) => {
+          await mkdir(path.dirname(item.finalPath), { recursive: true, mode: PRIVATE_DIR });
+          item.created = await placeOnce(item.tmpPath, item.finalPath);
+          placed.push(item);
+        });
+        await eachLimit([...new Set(placed.map((item) => path.dirname(item.finalPath)))], syncDirectory);
+      } catch (error) {
+        throw new PutBatchError(
+          placed.map(({ sha256, data, created }) => ({ sha256, size: data.length, created })),
+          error,
+        );
+      } finally {
+        // The blob has its own name now (or failed to get one): the temporary one goes.
+        await eachLimit(
+          unique.filter((item) => item.hasTemp),
+          (item) => unlinkIfPresent(item.tmpPath),
+        );
+      }
+      // A digest given twice is stored by its first copy; the others found it there.
+      return items.map((item) => ({ sha256: item.sha256, size: item.data.length, created: item === firstOf.get(item.sha256) && item.created }));
+    },
+
     openFile,
+
+    filePath: blobPath,
 
     async get(sha256: string, range?: { start: number; end: number }): Promise<Readable> {
       if (range) assertRange(range);
@@ -196,6 +240,25 @@ async function touch(file: string): Promise<boolean> {
   } catch (error) {
     if (isMissing(error)) return false;
     throw error;
+  }
+}
+
+async function unlinkIfPresent(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+}
+
+/** A new file with these bytes, synced before it is closed; fails when the name exists. */
+async function writeSynced(file: string, data: Buffer): Promise<void> {
+  const handle = await open(file, "wx", PRIVATE_FILE);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

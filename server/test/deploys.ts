@@ -26,7 +26,7 @@ export const digestTarOf = (files: FileSpec[]) => tarOf(files.map((f) => ({ name
 export async function openDeploy(
   client: TestClient,
   siteId: string,
-  body: { files: ManifestEntry[]; message?: string | null; draft?: boolean },
+  body: { files: ManifestEntry[]; folders?: string[]; message?: string | null; draft?: boolean },
 ): Promise<LightMyRequestResponse> {
   return client.post(`/api/sites/${siteId}/deploys`, body);
 }
@@ -47,7 +47,12 @@ export async function publish(client: TestClient, siteId: string, deployId: stri
 }
 
 /** Opens, uploads what is missing and publishes: the whole incremental deploy. */
-export async function deployFiles(client: TestClient, siteId: string, files: FileSpec[], options: { draft?: boolean; message?: string } = {}) {
+export async function deployFiles(
+  client: TestClient,
+  siteId: string,
+  files: FileSpec[],
+  options: { draft?: boolean; message?: string; folders?: string[] } = {},
+) {
   const opened = await openDeploy(client, siteId, { files: manifestOf(files), ...options });
   if (opened.statusCode >= 300) throw new Error(`open failed: ${opened.statusCode} ${opened.body}`);
   const deploy = opened.json<DeployResponse>();

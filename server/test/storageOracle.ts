@@ -20,7 +20,7 @@ export async function storageUsedByUnion(db: Executor, userId: string): Promise<
 
 /**
  * Everything stored that disagrees with the rows, as readable lines (empty when all is right):
- * each user's storage_used against the oracle, and every user_blobs row against a recount.
+ * each user's storage_used against the oracle, and the user_blobs rows against what is referred to.
  */
 export async function storageMismatches(db: Executor): Promise<string[]> {
   const problems: string[] = [];
@@ -29,20 +29,23 @@ export async function storageMismatches(db: Executor): Promise<string[]> {
     const expected = await storageUsedByUnion(db, user.id);
     if (Number(user.stored) !== expected) problems.push(`user ${user.id}: stored ${user.stored}, union ${expected}`);
   }
-  const refs = rowsOf<{ user_id: string; sha256: string; stored: number | null; counted: number | null }>(
+  const rows = rowsOf<{ user_id: string; sha256: string; stored: boolean; referenced: boolean }>(
     await db.execute(sql`
-      with counted as (
-        select user_id, sha256, count(*)::int as refs from (
+      with referenced as (
+        select distinct user_id, sha256 from (
           select s.user_id, sf.sha256 from site_files sf join sites s on s.id = sf.site_id where sf.sha256 is not null
           union all
           select s.user_id, df.sha256 from deployment_files df join deployments d on d.id = df.deployment_id join sites s on s.id = d.site_id
-        ) r group by user_id, sha256
+        ) r
       )
-      select coalesce(b.user_id, c.user_id) as user_id, coalesce(b.sha256, c.sha256) as sha256, b.refs as stored, c.refs as counted
-      from user_blobs b full join counted c on c.user_id = b.user_id and c.sha256 = b.sha256
-      where b.refs is distinct from c.refs`),
+      select coalesce(b.user_id, c.user_id) as user_id, coalesce(b.sha256, c.sha256) as sha256,
+             b.user_id is not null as stored, c.user_id is not null as referenced
+      from user_blobs b full join referenced c on c.user_id = b.user_id and c.sha256 = b.sha256
+      where b.user_id is null or c.user_id is null`),
   );
-  for (const r of refs)
-    problems.push(`user_blobs ${r.user_id} ${r.sha256.slice(0, 12)}: stored ${r.stored ?? "none"}, counted ${r.counted ?? "none"}`);
+  for (const r of rows)
+    problems.push(
+      `user_blobs ${r.user_id} ${r.sha256.slice(0, 12)}: ${r.stored ? "a row with nothing referring to it" : "referred to without a row"}`,
+    );
   return problems;
 }

@@ -24,7 +24,8 @@ import type { EdgeResolver } from "../edge/resolver";
 import type { EdgeMemory } from "../edge/memory/budget";
 import type { AnalyticsCollector } from "../edge/analytics/collector";
 import type { VariantCompressor } from "../services/compressVariants";
-import type { DeploymentFailureNotices } from "../services/notifyDeploymentFailed";
+import type { NoticeWatch } from "../services/notifications/watchNotices";
+import type { EdgeWorkerPool } from "../edge/workers/pool";
 
 export type Driver = "pglite" | "postgres";
 export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
@@ -83,6 +84,8 @@ export function testEnv(dataDir: string, overrides: Record<string, string> = {})
       BERTH_SECRET: "test-secret-test-secret-test-secret-0123",
       BERTH_LOG_LEVEL: "silent",
       BERTH_CONTACT_EMAIL: "operator@berth.test",
+      // A test that starts the worker would otherwise write a backup first; daily.test.ts runs it.
+      BERTH_BACKUP_DAILY: "false",
       ...overrides,
     },
     [],
@@ -104,7 +107,9 @@ export interface TestServer {
   /** Makes compressed forms now (in production a publish kicks it in the background). */
   compressor: VariantCompressor;
   /** The deployment-failed e-mails, as in production; settled() waits for the ones under way. */
-  notices: DeploymentFailureNotices;
+  notices: NoticeWatch;
+  /** The edge workers, when asked for (`edgeWorkers` ≥ 2) and they started. */
+  edgeWorkers: EdgeWorkerPool | undefined;
   /** A client with its own cookie jar, sending the app's Origin on writes like a browser would. */
   client(options?: { ip?: string }): TestClient;
   /**
@@ -133,6 +138,10 @@ export async function getTestServer(
     analytics?: boolean;
     /** Where the app and the HTTP server log; silent by default. */
     log?: FastifyBaseLogger;
+    /** Threads serving site hosts, as BERTH_EDGE_WORKERS in a process; 1 (the main thread) by default. */
+    edgeWorkers?: number;
+    /** Start them at the first site connection, as a process does. */
+    edgeWorkersOnDemand?: boolean;
   } = {},
 ): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase(driver));
@@ -148,8 +157,10 @@ export async function getTestServer(
     edge: true,
     analytics: options.analytics ?? false,
     compressOnPublish: false,
+    edgeWorkers: options.edgeWorkers ?? 1,
+    edgeWorkersOnDemand: options.edgeWorkersOnDemand ?? false,
   });
-  const { ctx, compressor, notices, memory, analytics } = composed;
+  const { ctx, compressor, notices, memory, analytics, edgeWorkers } = composed;
   const { resolver } = composed.edge!;
   const app = await buildApp(ctx, options.app);
   await app.ready();
@@ -173,6 +184,7 @@ export async function getTestServer(
     compressor,
     notices,
     analytics,
+    edgeWorkers,
     // Each client gets its own address unless told otherwise, so rate limits apply per test client.
     client: (clientOptions) => new TestClient(app, clientOptions?.ip ?? nextAddress()),
     async listen(serverOptions = {}) {
@@ -196,6 +208,7 @@ export async function getTestServer(
       await closeListening();
       await app.close();
       await edge.close();
+      await edgeWorkers?.close(true);
       await analytics?.close();
       return getTestServer(driver, { ...options, database, dataDir });
     },
@@ -206,6 +219,7 @@ export async function getTestServer(
       await closeListening();
       await app.close();
       await edge.close();
+      await edgeWorkers?.close(true);
       await analytics?.close();
       await database.destroy();
       rmSync(dataDir, { recursive: true, force: true });

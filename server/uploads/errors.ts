@@ -20,7 +20,8 @@ export type UploadErrorCode =
   | "zip_too_many_entries"
   | "zip_too_large"
   | "tar_invalid"
-  | "tar_hard_link";
+  | "tar_hard_link"
+  | "storage_full";
 
 const STATUS: Record<UploadErrorCode, number> = {
   unsupported_type: 415,
@@ -38,6 +39,8 @@ const STATUS: Record<UploadErrorCode, number> = {
   zip_too_many_entries: 400,
   tar_invalid: 400,
   tar_hard_link: 400,
+  // Insufficient Storage: the server's disk, not the user's plan (that is quota_exceeded's 413).
+  storage_full: 507,
 };
 
 export class UploadError extends AppError {
@@ -50,6 +53,9 @@ export class UploadError extends AppError {
     this.name = "UploadError";
   }
 }
+
+/** The disk under the data directory is full (storage/outOfSpace.ts): the operator's to fix. */
+export const storageFull = () => new UploadError("storage_full", UPLOAD_TEXT.storageFullTitle, UPLOAD_TEXT.storageFullDescription);
 
 export const unsupportedType = () => new UploadError("unsupported_type", UPLOAD_TEXT.unsupportedTitle, UPLOAD_TEXT.unsupportedDescription);
 

@@ -10,6 +10,7 @@ import { validateSitePath } from "../../common/uploads";
 import { arrange, type ExtractedArchive, type ExtractedFile } from "./archiveLayout";
 import { fileTooLarge, quotaExceeded, tarError, UploadError, zipError } from "./errors";
 import type { ZipExtractLimits } from "./limits";
+import { abandonArchive, BATCHED_FILE_MAX_BYTES, finishArchive, PutBatcher, readEntry } from "./putBatcher";
 import { readTarEntries, TarFormatError, type TarEntryType } from "./tarReader";
 import { isJunk } from "./zipEntry";
 
@@ -61,31 +62,48 @@ async function readEntries(
   const folders = new Set<string>();
   let unpacked = 0;
   let count = 0;
-  for await (const entry of readTarEntries(source)) {
-    count += 1;
-    if (count > limits.maxEntries) throw zipError.tooManyEntries(limits.maxEntries);
-    const path = tarEntryPath(entry.name, entry.type);
-    if (path === undefined || isJunk(path)) continue;
-    if (entry.type === "directory") {
-      folders.add(path);
-      continue;
+  // Small entries are read whole and stored in batches (putBatcher.ts); each keeps its place in
+  // `files`, filled in once its batch is stored.
+  const batcher = new PutBatcher<number>(store);
+  try {
+    for await (const entry of readTarEntries(source)) {
+      count += 1;
+      if (count > limits.maxEntries) throw zipError.tooManyEntries(limits.maxEntries);
+      const path = tarEntryPath(entry.name, entry.type);
+      if (path === undefined || isJunk(path)) continue;
+      if (entry.type === "directory") {
+        folders.add(path);
+        continue;
+      }
+      if (paths.has(path)) throw zipError.duplicate(path);
+      paths.add(path);
+      // The header states the size: refuse before reading a byte of it.
+      const budgetLeft = totalBudget - unpacked;
+      if (entry.size > limits.maxFileBytes) throw zipError.fileTooLarge(entry.name, limits.maxFileBytes);
+      if (entry.size > budgetLeft) throw overBudget(limits);
+      const tooLong = () => tarError.invalid(`${entry.name} is longer than its header says`);
+      if (entry.size <= BATCHED_FILE_MAX_BYTES) {
+        const data = await readEntry(entry.body, entry.size, tooLong);
+        unpacked += data.length;
+        files.push({ path, sha256: "", size: data.length, created: false });
+        await batcher.add(files.length - 1, data);
+        continue;
+      }
+      let put: PutResult;
+      try {
+        put = await store.put(Readable.from(entry.body), { maxBytes: entry.size });
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) throw tooLong();
+        throw error;
+      }
+      if (put.created) created.push(put.sha256);
+      unpacked += put.size;
+      files.push({ path, ...put });
     }
-    if (paths.has(path)) throw zipError.duplicate(path);
-    paths.add(path);
-    // The header states the size: refuse before reading a byte of it.
-    const budgetLeft = totalBudget - unpacked;
-    if (entry.size > limits.maxFileBytes) throw zipError.fileTooLarge(entry.name, limits.maxFileBytes);
-    if (entry.size > budgetLeft) throw overBudget(limits);
-    let put: PutResult;
-    try {
-      put = await store.put(Readable.from(entry.body), { maxBytes: entry.size });
-    } catch (error) {
-      if (error instanceof BlobTooLargeError) throw tarError.invalid(`${entry.name} is longer than its header says`);
-      throw error;
-    }
-    if (put.created) created.push(put.sha256);
-    unpacked += put.size;
-    files.push({ path, ...put });
+    await finishArchive(batcher, files, created);
+  } catch (error) {
+    await abandonArchive(batcher, created);
+    throw error;
   }
   return { files, folders };
 }

@@ -126,8 +126,8 @@ describe("a zip bomb", () => {
   beforeAll(async () => {
     bombDir = await mkdtemp(path.join(tmpdir(), "berth-bomb-"));
     bomb = path.join(bombDir, "bomb.zip");
-    // 200 MB of zeros deflate to about 200 KB; they are generated and compressed as a stream.
-    const size = await writeZip(bomb, [GOOD, { name: "zeros.bin", data: zeros(200 * MB), method: "deflate" }]);
+    // 300 MB of zeros deflate to about 300 KB; they are generated and compressed as a stream.
+    const size = await writeZip(bomb, [GOOD, { name: "zeros.bin", data: zeros(300 * MB), method: "deflate" }]);
     expect(size).toBeLessThan(MB);
   });
   afterAll(async () => {
@@ -141,9 +141,10 @@ describe("a zip bomb", () => {
   });
 
   it("is inflated in flat memory", async () => {
-    // A generous budget, so that a reader that buffered the entry would hold 150 MB at the end,
-    // far above what garbage waiting for collection amounts to (about 30 MB here).
-    const limits = { maxEntries: 10, maxTotalBytes: 150 * MB, maxFileBytes: 150 * MB };
+    // A generous budget, so that a reader that buffered the entry would hold 250 MB at the end,
+    // far above what garbage waiting for collection amounts to: 30 MB alone, up to 68 MB with the
+    // whole suite running beside it on Node 24, whose collector lets the young generation grow.
+    const limits = { maxEntries: 10, maxTotalBytes: 250 * MB, maxFileBytes: 250 * MB };
     const baseline = memory();
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, memory())), 5);
@@ -152,7 +153,7 @@ describe("a zip bomb", () => {
     } finally {
       clearInterval(sampler);
     }
-    expect(peak - baseline).toBeLessThan(64 * MB);
+    expect(peak - baseline).toBeLessThan(128 * MB);
   });
 
   it("is refused at the per-file limit", async () => {

@@ -2,11 +2,12 @@
 // first entry that is unsafe or over a limit. Blobs are the staging area: nothing points at them
 // until the caller records the result, and on any failure the blobs this call created are
 // deleted again, so a refused archive leaves nothing behind.
-import { Transform, type TransformCallback } from "node:stream";
+import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { crc32 } from "node:zlib";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { BlobTooLargeError, type BlobStore, type PutResult } from "../storage/blobStore";
+import { BlobTooLargeError, type BlobStore } from "../storage/blobStore";
 import { quotaExceeded, zipError } from "./errors";
+import { abandonArchive, BATCHED_FILE_MAX_BYTES, finishArchive, PutBatcher, readEntry } from "./putBatcher";
 import type { ZipExtractLimits } from "./limits";
 import { arrange, type ExtractedArchive, type ExtractedFile } from "./archiveLayout";
 import { entryKind, entryName, entryPath, isJunk } from "./zipEntry";
@@ -73,44 +74,60 @@ async function readEntries(zip: ZipFile, store: BlobStore, limits: ZipExtractLim
   const paths = new Set<string>();
   const folders = new Set<string>();
   let unpacked = 0;
+  // Small entries are read whole and stored in batches (putBatcher.ts); each keeps its place in
+  // `files`, filled in once its batch is stored.
+  const batcher = new PutBatcher<number>(store);
 
   const entries = zip.eachEntry();
-  for (;;) {
-    const next = await fromArchive(() => entries.next());
-    if (next.done === true) break;
-    const entry = next.value;
-    const name = entryName(entry);
-    const kind = entryKind(entry, name);
-    if (kind === "symlink") throw zipError.symlink(name);
-    if (kind === "special") throw zipError.specialFile(name);
-    const path = entryPath(name, kind);
-    if (isJunk(path)) continue;
-    if (kind === "directory") {
-      folders.add(path);
-      continue;
-    }
-    if (entry.isEncrypted()) throw zipError.encrypted(name);
-    if (!entry.canDecodeFileData()) throw zipError.unsupportedMethod(name, entry.compressionMethod);
-    if (paths.has(path)) throw zipError.duplicate(path);
-    paths.add(path);
+  try {
+    for (;;) {
+      const next = await fromArchive(() => entries.next());
+      if (next.done === true) break;
+      const entry = next.value;
+      const name = entryName(entry);
+      const kind = entryKind(entry, name);
+      if (kind === "symlink") throw zipError.symlink(name);
+      if (kind === "special") throw zipError.specialFile(name);
+      const path = entryPath(name, kind);
+      if (isJunk(path)) continue;
+      if (kind === "directory") {
+        folders.add(path);
+        continue;
+      }
+      if (entry.isEncrypted()) throw zipError.encrypted(name);
+      if (!entry.canDecodeFileData()) throw zipError.unsupportedMethod(name, entry.compressionMethod);
+      if (paths.has(path)) throw zipError.duplicate(path);
+      paths.add(path);
 
-    // Whichever bound is nearer is the store's limit for this entry, so the store itself stops
-    // reading the moment the actual bytes (not the header's claim) cross it.
-    const budgetLeft = totalBudget - unpacked;
-    const maxBytes = Math.min(limits.maxFileBytes, budgetLeft);
-    let put: PutResult;
-    try {
-      put = await putEntry(zip, entry, store, maxBytes);
-    } catch (error) {
-      if (!(error instanceof BlobTooLargeError)) throw error;
-      if (limits.maxFileBytes <= budgetLeft) throw zipError.fileTooLarge(name, limits.maxFileBytes);
-      if (limits.quotaBytes !== undefined && limits.quotaBytes < limits.maxTotalBytes)
-        throw quotaExceeded(limits.planStorageBytes ?? limits.quotaBytes);
-      throw zipError.tooLarge(limits.maxTotalBytes);
+      // Whichever bound is nearer is the store's limit for this entry, so the store itself stops
+      // reading the moment the actual bytes (not the header's claim) cross it.
+      const budgetLeft = totalBudget - unpacked;
+      const maxBytes = Math.min(limits.maxFileBytes, budgetLeft);
+      try {
+        if (entry.uncompressedSize <= BATCHED_FILE_MAX_BYTES) {
+          // yauzl holds the entry to its stated size, so this reads at most 1 MiB.
+          const data = await readEntryStream(zip, entry, (stream) => readEntry(stream, maxBytes, () => new BlobTooLargeError(maxBytes)));
+          unpacked += data.length;
+          files.push({ path, sha256: "", size: data.length, created: false });
+          await batcher.add(files.length - 1, data);
+          continue;
+        }
+        const put = await readEntryStream(zip, entry, (stream) => store.put(stream, { maxBytes }));
+        if (put.created) created.push(put.sha256);
+        unpacked += put.size;
+        files.push({ path, ...put });
+      } catch (error) {
+        if (!(error instanceof BlobTooLargeError)) throw error;
+        if (limits.maxFileBytes <= budgetLeft) throw zipError.fileTooLarge(name, limits.maxFileBytes);
+        if (limits.quotaBytes !== undefined && limits.quotaBytes < limits.maxTotalBytes)
+          throw quotaExceeded(limits.planStorageBytes ?? limits.quotaBytes);
+        throw zipError.tooLarge(limits.maxTotalBytes);
+      }
     }
-    if (put.created) created.push(put.sha256);
-    unpacked += put.size;
-    files.push({ path, ...put });
+    await finishArchive(batcher, files, created);
+  } catch (error) {
+    await abandonArchive(batcher, created);
+    throw error;
   }
   return { files, folders };
 }
@@ -118,7 +135,8 @@ async function readEntries(zip: ZipFile, store: BlobStore, limits: ZipExtractLim
 /** Marks a failure that comes from the archive's bytes (bad deflate data, lying size, CRC). */
 class DamagedEntryError extends Error {}
 
-async function putEntry(zip: ZipFile, entry: Entry, store: BlobStore, maxBytes: number): Promise<PutResult> {
+/** Gives `consume` the entry's bytes, checked against the entry's CRC-32; damage is reported as such. */
+async function readEntryStream<T>(zip: ZipFile, entry: Entry, consume: (stream: Readable) => Promise<T>): Promise<T> {
   const raw = await fromArchive(() => zip.openReadStreamPromise(entry));
   const verified = verifyCrc(entry.crc32);
   let damaged: DamagedEntryError | undefined;
@@ -131,7 +149,7 @@ async function putEntry(zip: ZipFile, entry: Entry, store: BlobStore, maxBytes: 
   });
   raw.pipe(verified);
   try {
-    return await store.put(verified, { maxBytes });
+    return await consume(verified);
   } catch (error) {
     // The store may report a source failure in its own words; what we saw on the source wins.
     if (damaged && !(error instanceof BlobTooLargeError)) throw damaged;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PLANS } from "../../common/plans";
+import { FREE_PLAN } from "../plans/builtIn";
 import { ZIP_LIMITS, zipLimitsFor } from "./limits";
 
 describe("zipLimitsFor", () => {
   it("takes the file limit from the plan and the quota from what is left", () => {
-    expect(zipLimitsFor(PLANS.free, 100 * 1024 * 1024)).toEqual({
+    expect(zipLimitsFor(FREE_PLAN, 100 * 1024 * 1024)).toEqual({
       maxEntries: ZIP_LIMITS.maxEntries,
       maxTotalBytes: ZIP_LIMITS.maxTotalBytes,
       maxFileBytes: 50 * 1024 * 1024,
@@ -14,6 +14,6 @@ describe("zipLimitsFor", () => {
   });
 
   it("never gives a negative quota", () => {
-    expect(zipLimitsFor(PLANS.free, PLANS.free.storageBytes + 1).quotaBytes).toBe(0);
+    expect(zipLimitsFor(FREE_PLAN, FREE_PLAN.storageBytes + 1).quotaBytes).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 // How much one zip archive may unpack to. The hard guarantee is that unpacked bytes are counted as
 // they are written (extractZip.ts): headers can lie, so no number below is trusted from them.
-import type { Plan } from "../../common/plans";
+import { byteLimit, type Plan } from "../../common/plans";
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -36,8 +36,8 @@ export function zipLimitsFor(plan: Pick<Plan, "maxFileBytes" | "storageBytes">, 
   return {
     maxEntries: ZIP_LIMITS.maxEntries,
     maxTotalBytes: ZIP_LIMITS.maxTotalBytes,
-    maxFileBytes: plan.maxFileBytes,
-    quotaBytes: Math.max(0, plan.storageBytes - usedBytes),
-    planStorageBytes: plan.storageBytes,
+    maxFileBytes: byteLimit(plan.maxFileBytes),
+    quotaBytes: Math.max(0, byteLimit(plan.storageBytes) - usedBytes),
+    planStorageBytes: byteLimit(plan.storageBytes),
   };
 }

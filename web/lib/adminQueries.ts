@@ -3,7 +3,9 @@
 // once (optimistic) and rolled back if the server refuses them.
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { AdminStorageResponse, AdminUser, AdminUserUpdate, AdminUsersResponse } from "../../common/admin";
+import type { AdminMessage, AdminMessagesResponse, AdminUpgradeRequestsResponse, UpgradeRequest } from "../../common/support";
 import { api } from "./api";
+import { useServerEvents } from "./serverEvents";
 
 export const adminKeys = {
   all: ["admin"] as const,
@@ -106,5 +108,87 @@ export function useDeleteAdminUser() {
   return useMutation({
     mutationFn: (user: AdminUser) => api<unknown>(userPath(user.id), { method: "DELETE" }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+  });
+}
+
+// ── The inbox and the requests for Pro ────────────────────────────────────────
+
+export const inboxKeys = {
+  messages: ["admin", "messages"] as const,
+  messagePage: (page: number) => ["admin", "messages", page] as const,
+  upgrades: ["admin", "upgrade-requests"] as const,
+  upgradePage: (page: number) => ["admin", "upgrade-requests", page] as const,
+};
+
+const pageQuery = (page: number) => (page > 1 ? `?page=${page}` : "");
+
+/**
+ * A new message or request for Pro reaches admins as a notice in their feed: while the admin
+ * page is open, any notice refreshes its inbox and requests, so neither waits out its cache.
+ */
+export function useInboxLiveUpdates(enabled: boolean): void {
+  const queryClient = useQueryClient();
+  useServerEvents(
+    {
+      onEvent: (event) => {
+        if (event.type !== "notification") return;
+        void queryClient.invalidateQueries({ queryKey: inboxKeys.messages });
+        void queryClient.invalidateQueries({ queryKey: inboxKeys.upgrades });
+      },
+    },
+    enabled,
+  );
+}
+
+/** A page of contact and support messages, newest first, with the count not yet handled. */
+export function useAdminMessages(page: number, enabled = true) {
+  return useQuery({
+    queryKey: inboxKeys.messagePage(page),
+    queryFn: () => api<AdminMessagesResponse>(`/api/admin/messages${pageQuery(page)}`),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+    enabled,
+  });
+}
+
+/** A page of pending requests for a higher plan, oldest first. */
+export function useAdminUpgradeRequests(page: number, enabled = true) {
+  return useQuery({
+    queryKey: inboxKeys.upgradePage(page),
+    queryFn: () => api<AdminUpgradeRequestsResponse>(`/api/admin/upgrade-requests${pageQuery(page)}`),
+    placeholderData: keepPreviousData,
+    staleTime: 10_000,
+    enabled,
+  });
+}
+
+const messagePath = (id: string, rest = "") => `/api/admin/messages/${encodeURIComponent(id)}${rest}`;
+
+/** Marks a message handled or not; the inbox refreshes (its count changes). */
+export function useSetMessageHandled() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, handled }: { id: string; handled: boolean }) => api<AdminMessage>(messagePath(id), { method: "PATCH", json: { handled } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: inboxKeys.messages }),
+  });
+}
+
+export function useReplyToMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, message }: { id: string; message: string }) =>
+      api<AdminMessage>(messagePath(id, "/reply"), { method: "POST", json: { message } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: inboxKeys.messages }),
+  });
+}
+
+/** Approves or declines a request; an approval changes a user's plan, so the user list refreshes too. */
+export function useAnswerUpgradeRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, decision }: { id: string; decision: "approve" | "decline" }) =>
+      api<UpgradeRequest>(`/api/admin/upgrade-requests/${encodeURIComponent(id)}/answer`, { method: "POST", json: { decision } }),
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: inboxKeys.upgrades }), queryClient.invalidateQueries({ queryKey: adminKeys.users })]),
   });
 }

@@ -4,6 +4,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { NotificationPreferences, SessionsResponse } from "../../common/account";
 import type { ApiTokenListResponse } from "../../common/apiTokens";
+import type { NotificationChannels } from "../../common/notifications";
 import type { WebhookDeliveryListResponse, WebhookDeliveryResponse, WebhookListResponse, WebhookResponse } from "../../common/webhooks";
 import { isProvisioning, type DomainListResponse, type DomainResponse } from "../../common/domains";
 import type { ShareLinkListResponse, ShareLinkOpensResponse, ShareLinkResponse } from "../../common/shareLinks";
@@ -33,6 +34,7 @@ export const queryKeys = {
   me: (userId: string | undefined) => ["me", userId ?? ""] as const,
   sessions: ["me-sessions"] as const,
   notifications: ["me-notifications"] as const,
+  notificationChannels: ["me-notification-channels"] as const,
   apiTokens: ["api-tokens"] as const,
   /** Every webhook query sits under ["webhooks"]: a change refreshes the list and any open deliveries. */
   webhooks: ["webhooks"] as const,
@@ -121,6 +123,14 @@ export function useAccountSessions() {
 }
 
 /** Which e-mails the user wants. */
+/** Where each kind of notice goes (Settings, Notifications). */
+export function useNotificationChannels() {
+  return useQuery({
+    queryKey: queryKeys.notificationChannels,
+    queryFn: () => api<NotificationChannels>("/api/me/notifications/channels"),
+  });
+}
+
 export function useNotificationPreferences() {
   return useQuery({
     queryKey: queryKeys.notifications,

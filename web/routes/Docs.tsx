@@ -4,6 +4,7 @@ import { Container } from "../components/marketing/Section";
 import { DocsChips, DocsToc, type TocEntry } from "../components/marketing/docs/DocsToc";
 import { GettingStarted } from "../components/marketing/docs/GettingStarted";
 import { ApiSection, Changelog, Showcase } from "../components/marketing/docs/MoreSections";
+import { CdnSection } from "../components/marketing/docs/CdnDocs";
 import { CliSection } from "../components/marketing/docs/CliSection";
 import { PlanLimits } from "../components/marketing/docs/PlanLimits";
 import { SelfHosting } from "../components/marketing/docs/SelfHosting";
@@ -18,6 +19,7 @@ const ENTRIES: TocEntry[] = [
   { id: "self-hosting", label: "Self-hosting" },
   { id: "api", label: "API reference" },
   { id: "webhooks", label: "Webhooks" },
+  { id: "cdn", label: "CDN" },
   { id: "changelog", label: "Changelog" },
   { id: "showcase", label: "Showcase" },
 ];
@@ -44,6 +46,7 @@ export function Docs() {
               <SelfHosting />
               <ApiSection />
               <WebhooksSection />
+              <CdnSection />
               <Changelog />
               <Showcase />
             </div>

@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import { ArrowLeft, Home, LayoutDashboard, LogIn } from "lucide-react";
 import { NOT_FOUND_TEXT, PRODUCT_NAME } from "../../common/texts";
 import { isDashboardPath } from "../../common/routes";
-import { BerthLogo } from "../components/auth/BerthLogo";
+import { BerthLogo } from "../components/ui/BerthLogo";
 import { Button } from "../components/ui/Button";
 import { loginPathFor } from "../lib/redirect";
 import { useSession } from "../lib/session";

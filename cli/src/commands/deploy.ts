@@ -6,11 +6,14 @@ import path from "node:path";
 import type { DeployResponse } from "../../../common/deploys";
 import type { SiteResponse } from "../../../common/sites";
 import { connect, findSite, settingsOf, type Context } from "../context";
+import { traceOf } from "../debug";
 import { ApiError, CliError, UsageError } from "../errors";
 import { formatBytes, formatSeconds, plural } from "../format";
 import type { BerthClient } from "../http";
 import { PROJECT_FILE } from "../settings";
 import { planUploads, runUploads } from "../upload";
+import { digestCachePath, readDigestCache, writeDigestCache, type CachedDigest } from "../digestCache";
+import { rememberedSite, rememberSite, type SiteRef } from "../siteCache";
 import { hashFiles, walkFolder, type HashedFile } from "../walk";
 
 export interface DeployOptions {
@@ -35,6 +38,8 @@ export interface DeployResult {
 
 export async function deploy(ctx: Context, dirArgument: string | undefined, options: DeployOptions): Promise<DeployResult> {
   const started = Date.now();
+  const trace = traceOf(ctx);
+  trace("deploy started");
   if (options.site !== undefined && options.create !== undefined) throw new UsageError("choose one of --site and --create", "deploy");
   if (options.create !== undefined && options.create.trim() === "") throw new UsageError("--create needs a site name", "deploy");
   const dir = path.resolve(ctx.cwd, dirArgument ?? ".");
@@ -45,25 +50,37 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
   const client = connect(ctx, settings);
   const { reporter } = ctx;
 
-  // The site is looked up while the folder is read, since neither needs the other; a mistake in
-  // the folder (an empty folder, an unreadable file) is still the one reported.
-  const sitePromise = options.create !== undefined ? undefined : findSite(client, settings.site!);
+  // A site deployed to before is known by the id remembered then (siteCache.ts); otherwise it is
+  // looked up while the folder is read, since neither needs the other. A mistake in the folder (an
+  // empty folder, an unreadable file) is still the one reported.
+  const remembered = options.create === undefined ? rememberedSite(ctx.env, client.server, settings.site!) : undefined;
+  const sitePromise = options.create !== undefined || remembered !== undefined ? undefined : findSite(client, settings.site!);
   sitePromise?.catch(() => undefined);
   const walked = await walkFolder(dir);
+  trace(`walked the folder: ${walked.files.length} files`);
   for (const warning of walked.warnings) reporter.line(`warning: ${warning}`);
   if (walked.files.length === 0) throw new CliError(`${displayPath(ctx, dir)} has no files to deploy`);
   const totalBytes = walked.files.reduce((sum, f) => sum + f.size, 0);
   let hashedBytes = 0;
   let hashedFiles = 0;
-  const files = await hashFiles(walked.files, (file) => {
-    hashedBytes += file.size;
-    hashedFiles += 1;
-    reporter.progress("Reading", { doneBytes: hashedBytes, totalBytes, doneFiles: hashedFiles, totalFiles: walked.files.length });
-  });
+  const cacheFile = digestCachePath(ctx.env, walked.root);
+  const cache = readDigestCache(cacheFile);
+  const files = await hashFiles(
+    walked.files,
+    (file) => {
+      hashedBytes += file.size;
+      hashedFiles += 1;
+      reporter.progress("Reading", { doneBytes: hashedBytes, totalBytes, doneFiles: hashedFiles, totalFiles: walked.files.length });
+    },
+    cache,
+  );
   reporter.endProgress();
+  writeDigestCache(cacheFile, digestsToRemember(files));
+  trace(`hashed: ${files.filter((f) => f.hashedAt !== cache.get(f.path)?.hashedAt).length} files read, the rest unchanged since ${cacheFile}`);
 
   // A new site only once the folder is known good, so a mistake there creates nothing.
-  const site = sitePromise !== undefined ? await sitePromise : await createSite(client, options.create!.trim());
+  let site: SiteRef = remembered ?? (sitePromise !== undefined ? await sitePromise : await createSite(client, options.create!.trim()));
+  trace("site known");
   if (options.create !== undefined) {
     reporter.line(
       `Created the site ${site.subdomain}. To deploy to it next time: --site ${site.subdomain}, or {"site": "${site.subdomain}"} in ${PROJECT_FILE}.`,
@@ -73,14 +90,31 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
     `Deploying ${displayPath(ctx, dir)} (${plural(files.length, "file")}, ${formatBytes(totalBytes)}) to ${site.subdomain} on ${client.server}`,
   );
 
+  const manifest = {
+    files: files.map(({ path: p, sha256, size }) => ({ path: p, sha256, size })),
+    // Empty folders, which a list of files cannot carry; sent only when there are some.
+    ...(walked.folders.length > 0 ? { folders: walked.folders } : {}),
+    message: options.message ?? null,
+    draft: options.draft === true,
+  };
+  const open = (target: SiteRef) =>
+    client.post<DeployResponse>(`/api/sites/${encodeURIComponent(target.id)}/deploys`, manifest, { idempotent: true, timeoutSeconds: 120 });
+  let opened: DeployResponse;
+  try {
+    opened = await open(site);
+  } catch (error) {
+    // A remembered id that is no longer this user's site (deleted, or another account's token):
+    // the site is looked up by its name, as on a first deploy.
+    if (!(remembered !== undefined && error instanceof ApiError && error.status === 404)) throw error;
+    site = await findSite(client, settings.site!);
+    opened = await open(site);
+  }
+  rememberSite(ctx.env, client.server, options.create === undefined ? settings.site! : site.subdomain, site);
+  trace(`deploy opened: ${opened.missing.length} missing`);
   const sitePath = `/api/sites/${encodeURIComponent(site.id)}/deploys`;
-  const opened = await client.post<DeployResponse>(
-    sitePath,
-    { files: files.map(({ path: p, sha256, size }) => ({ path: p, sha256, size })), message: options.message ?? null, draft: options.draft === true },
-    { idempotent: true, timeoutSeconds: 120 },
-  );
   const base = `${sitePath}/${encodeURIComponent(opened.id)}`;
   let total = await uploadMissing(ctx, client, base, files, opened.missing);
+  trace("uploaded");
 
   // The publish checks, under the locks it takes, that every file is there, so no check goes
   // before it. A file can still go missing after its upload answered (one the server said it held
@@ -98,6 +132,7 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
     total = { files: total.files + again.files, bytes: total.bytes + again.bytes };
     published = await publish();
   }
+  trace("published");
   const deployment = published.deployment;
   if (published.status === "failed" || deployment === null || deployment.status === "failed") {
     throw new CliError(`the publish failed: ${published.error ?? deployment?.error ?? "the server gave no reason"}`);
@@ -164,6 +199,12 @@ async function uploadMissing(
   });
   ctx.reporter.endProgress();
   return { files: toSend.length, bytes: totalBytes };
+}
+
+function digestsToRemember(files: readonly HashedFile[]): Map<string, CachedDigest> {
+  const digests = new Map<string, CachedDigest>();
+  for (const f of files) if (f.stamp && f.hashedAt !== undefined) digests.set(f.path, { ...f.stamp, sha256: f.sha256, hashedAt: f.hashedAt });
+  return digests;
 }
 
 function displayPath(ctx: Context, dir: string): string {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { getTestServer, type TestServer } from "../../test/support";
 import { loadLegalDocuments, LegalFileError } from "../../legal/documents";
+import { BUILT_IN_PLANS } from "../../plans/builtIn";
 
 describe("public configuration and legal texts", () => {
   let server: TestServer;
@@ -11,12 +12,17 @@ describe("public configuration and legal texts", () => {
   beforeAll(async () => {
     writeFileSync(customTerms, "# Our terms\n\nBe nice.");
     server = await getTestServer("pglite", {
-      env: { BERTH_CONTACT_PHONE: "+1 555 0100", BERTH_SITES_DOMAIN: "berth.example", BERTH_TERMS_FILE: customTerms },
+      env: {
+        BERTH_CONTACT_PHONE: "+1 555 0100",
+        BERTH_SITES_DOMAIN: "berth.example",
+        BERTH_TERMS_FILE: customTerms,
+        BERTH_UPGRADE_URL: "https://billing.example.com/berth?email={email}",
+      },
     });
   });
   afterAll(() => server.close());
 
-  it("tells the pages where sites live and how to reach the operator", async () => {
+  it("tells the pages where sites live, how to reach the operator, the plans and whether it backs up daily", async () => {
     const response = await server.client().get("/api/config");
     expect(response.json()).toEqual({
       appUrl: "http://localhost:8080",
@@ -24,6 +30,11 @@ describe("public configuration and legal texts", () => {
       contactEmail: "operator@berth.test",
       contactAddress: null,
       contactPhone: "+1 555 0100",
+      version: JSON.parse(readFileSync("package.json", "utf8")).version,
+      upgradeUrl: "https://billing.example.com/berth?email={email}",
+      // No BERTH_PLANS_FILE: the built-in Free and Pro, as the server enforces them.
+      plans: BUILT_IN_PLANS,
+      backupDaily: false,
     });
   });
 

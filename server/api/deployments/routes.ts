@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { DeploymentListResponse, DeploymentResponse } from "../../../common/sites";
 import type { AppContext } from "../../context";
+import { checkSummaries } from "../../db/repositories/deploymentChecks";
 import { listDeploymentsForSite } from "../../db/repositories/deployments";
 import { AppError } from "../../errors";
 import { deployNow, promoteDeployment, rollbackDeployment } from "../../services/manageSite";
@@ -24,7 +25,11 @@ export async function deploymentRoutes(app: FastifyInstance, ctx: AppContext): P
     },
     async (request): Promise<DeploymentListResponse> => {
       const deployments = await listDeploymentsForSite(ctx.db, request.site.id);
-      return { deployments: deployments.map((d) => presentDeployment(d, request.site.live_deployment_id)) };
+      const checks = await checkSummaries(
+        ctx.db,
+        deployments.map((d) => d.id),
+      );
+      return { deployments: deployments.map((d) => presentDeployment(d, request.site.live_deployment_id, checks.get(d.id) ?? null)) };
     },
   );
 

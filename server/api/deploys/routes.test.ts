@@ -7,7 +7,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { DEPLOY_TEXT, type DeployResponse } from "../../../common/deploys";
+import { DEPLOY_MAX_FOLDERS, DEPLOY_TEXT, type DeployResponse, type SiteManifestResponse } from "../../../common/deploys";
 import type { DeploymentResponse, SiteResponse } from "../../../common/sites";
 import { deploys, deployUploads, siteFiles, users } from "../../db/schema";
 import { sweepOrphans } from "../../services/sweepOrphans";
@@ -164,6 +164,52 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     expect((await server.edge.get(hostOf(site.url), "/docs")).text).toBe("a file named docs");
   });
 
+  it("keeps the empty folders a deploy brings in the working tree, and a deploy without them removes them", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    const listed = async (parent?: string) =>
+      (await client.get(`/api/sites/${site.id}/files${parent ? `?parent=${parent}` : ""}`))
+        .json<{ files: { file_path: string; is_folder: boolean }[] }>()
+        .files.map((f) => `${f.file_path}${f.is_folder ? "/" : ""}`);
+    // "docs" holds a file already: named as a folder too, it changes nothing.
+    const { published } = await deployFiles(client, site.id, SITE, { folders: ["images", "docs/empty", "docs"] });
+    expect(published).toMatchObject({ status: "published", file_count: 3 });
+    expect(await listed()).toEqual(["css/", "docs/", "images/", "index.html"]);
+    expect(await listed("docs")).toEqual(["docs/empty/", "docs/guide/"]);
+    expect(await listed("images")).toEqual([]);
+    // What the Files tab reads to keep the rest of the site names them, so a folder dropped there keeps them too.
+    expect((await client.get(`/api/sites/${site.id}/files/manifest`)).json<SiteManifestResponse>().folders).toEqual(["docs/empty", "images"]);
+
+    // The same files with other folders are another deploy, not a resumption of the first.
+    const other = await openDeploy(client, site.id, { files: manifestOf(SITE), folders: ["img"] });
+    expect(other.statusCode).toBe(201);
+
+    await deployFiles(client, site.id, SITE);
+    expect(await listed()).toEqual(["css/", "docs/", "index.html"]);
+    expect(await listed("docs")).toEqual(["docs/guide/"]);
+    expect((await client.get(`/api/sites/${site.id}/files/manifest`)).json<SiteManifestResponse>().folders).toEqual([]);
+  });
+
+  it("refuses a folder whose path is unsafe, is a file of the manifest or lies inside one, and too many folders", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    const files = manifestOf(SITE);
+    const cases: [string[], string][] = [
+      [["../up"], 'The path contains "." or "..": ../up'],
+      [["images/"], "The path contains an empty name (// or a trailing /): images/"],
+      [["/abs"], "The path must be relative, not start with /: /abs"],
+      [["index.html"], DEPLOY_TEXT.fileAndFolder("index.html")],
+      [["index.html/inside"], DEPLOY_TEXT.fileAndFolder("index.html")],
+      [[""], DEPLOY_TEXT.emptyFolderPath],
+      [Array.from({ length: DEPLOY_MAX_FOLDERS + 1 }, (_, i) => `f${i}`), DEPLOY_TEXT.tooManyFolders],
+    ];
+    for (const [folders, message] of cases) {
+      const response = await openDeploy(client, site.id, { files, folders });
+      expect([response.statusCode, response.json().error.message], folders.slice(0, 3).join(",")).toEqual([400, message]);
+    }
+    expect((await server.ctx.db.select().from(deploys).where(eq(deploys.site_id, site.id))).length).toBe(0);
+  });
+
   it("answers every step's retry as the first time", async () => {
     const { client } = await signedInClient(server);
     const site = await emptySite(client);
@@ -318,13 +364,25 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     expect((await client.get(`/api/sites/${site.id}/deploys/${deploy.id}`)).statusCode).toBe(200);
   });
 
-  it("creates sites from JSON within the account's cap, from the pool, leaving the wizard's reservation alone", async () => {
+  it("creates sites from JSON within the account's cap, from the pool, leaving the wizard's reservation alone", { timeout: 90_000 }, async () => {
     const { client } = await signedInClient(server);
     const reserved = (await client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain;
     const made = await emptySite(client, "From the CLI");
     expect(made.subdomain).not.toBe(reserved);
     expect((await client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain).toBe(reserved);
     expect((await client.post("/api/sites", { name: "" })).json().error.message).toBe("Site name is required");
+    // The wizard names its reservation (it showed the address before the site existed), once.
+    const wizard = await client.post("/api/sites", { name: "Dropped folder", subdomain: reserved });
+    expect(wizard.statusCode, wizard.body).toBe(201);
+    expect(wizard.json<SiteResponse>()).toMatchObject({ subdomain: reserved, status: "pending", file_count: 0 });
+    for (const subdomain of [reserved, made.subdomain, "zzzzz"]) {
+      const refused = await client.post("/api/sites", { name: "Again", subdomain });
+      expect([refused.statusCode, refused.json().error.code], subdomain).toEqual([409, "subdomain_not_reserved"]);
+    }
+    const other = await signedInClient(server);
+    const theirs = (await other.client.post("/api/subdomains/reserve", {})).json<{ subdomain: string }>().subdomain;
+    expect((await client.post("/api/sites", { name: "Theirs", subdomain: theirs })).statusCode).toBe(409);
+    expect((await other.client.post("/api/sites", { name: "Mine", subdomain: theirs })).statusCode).toBe(201);
     const capped = await getTestServer(driver, { env: { BERTH_MAX_SITES_PER_ACCOUNT: "1" } });
     try {
       const owner = await signedInClient(capped);
@@ -539,6 +597,7 @@ describe.each(DRIVERS)("tars and archives (%s)", (driver) => {
     const zip = await zipOf([
       { name: "my-site/index.html", data: "<h1>Zipped</h1>" },
       { name: "my-site/css/a.css", data: "a{}" },
+      { name: "my-site/images/" },
     ]);
     const response = await client.request("POST", `/api/sites/${site.id}/deploys?message=From%20curl`, {
       headers: { "content-type": "application/zip" },
@@ -548,6 +607,9 @@ describe.each(DRIVERS)("tars and archives (%s)", (driver) => {
     expect(response.json<DeployResponse>()).toMatchObject({ status: "published", message: "From curl", file_count: 2, deployment: { version: 1 } });
     expect((await server.edge.get(hostOf(site.url), "/")).text).toBe("<h1>Zipped</h1>");
     expect((await server.edge.get(hostOf(site.url), "/css/a.css")).text).toBe("a{}");
+    // Its empty folder is kept, as a zip uploaded in the dashboard keeps it.
+    const top = (await client.get(`/api/sites/${site.id}/files`)).json<{ files: { file_path: string }[] }>().files.map((f) => f.file_path);
+    expect(top).toEqual(["css", "images", "index.html"]);
   });
 
   it("deploys a .tar.gz made by GNU tar in one request, long names and all, as a draft when asked", async () => {

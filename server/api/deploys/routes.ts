@@ -74,8 +74,8 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
       if (type !== "application/json") throw new AppError("unsupported_media_type", 415, DEPLOY_TEXT.unsupportedBody);
       const body = parseBody(request, CreateDeployRequest, await readJson(request, DEPLOY_MANIFEST_MAX_BYTES));
       const opened = await openDeploy(ctx, user.id, site.id, body);
-      const { deployment } = await deployState(ctx.db, opened.deploy);
-      return reply.status(opened.created ? 201 : 200).send(presentDeploy(opened.deploy, deployment, opened.missing, site, ctx.urls));
+      const { deployment, missing } = await deployState(ctx.db, opened.deploy, opened);
+      return reply.status(opened.created ? 201 : 200).send(presentDeploy(opened.deploy, deployment, missing, site, ctx.urls));
     },
   );
 

@@ -60,7 +60,7 @@ export async function domainRoutes(app: FastifyInstance, ctx: AppContext): Promi
           body: AddDomainRequest,
           response: { 201: DomainResponse },
           errors: {
-            403: "Custom domains are a Pro feature (pro_required).",
+            403: "The user's plan does not include custom domains (pro_required); the message names the plan that does.",
             409: "The domain is taken, already attached, or over the account's cap.",
           },
         },

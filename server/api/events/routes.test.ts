@@ -7,6 +7,9 @@ import type { ServerEvent } from "../../../common/sites";
 import { addDomainTo } from "../../test/domains";
 import { ownerWithSite } from "../../test/factories";
 import { getTestServer, type TestClient, type TestServer } from "../../test/support";
+import { desc, eq } from "drizzle-orm";
+import { notifications } from "../../db/schema";
+import { notify } from "../../services/notifications/notify";
 
 /** Opens the stream with the client's session and collects its events until close(). */
 function openStream(port: number, client: TestClient): Promise<{ events: ServerEvent[]; close(): void }> {
@@ -56,6 +59,28 @@ describe("GET /api/events", () => {
           { type: "domain", site_id: owner.site.id, domain_id: domain.id },
         ]);
       expect(theirs.events.filter((e) => e.type === "domain")).toEqual([]);
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+  });
+
+  it("pushes a notice added to the user's feed, and nobody else's", async () => {
+    const owner = await ownerWithSite(server, "free", [{ name: "index.html", data: "x" }]);
+    const other = await ownerWithSite(server, "free", [{ name: "index.html", data: "y" }]);
+    await server.notices.settled();
+    const mine = await openStream(port, owner.client);
+    const theirs = await openStream(port, other.client);
+    try {
+      await notify(server.ctx, { userId: owner.user.id, kind: "support_message", title: "Hello" });
+      const [row] = await server.ctx.db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.user_id, owner.user.id))
+        .orderBy(desc(notifications.created_at))
+        .limit(1);
+      await expect.poll(() => mine.events.filter((e) => e.type === "notification")).toEqual([{ type: "notification", notification_id: row!.id }]);
+      expect(theirs.events.filter((e) => e.type === "notification")).toEqual([]);
     } finally {
       mine.close();
       theirs.close();

@@ -1,9 +1,9 @@
-// GET /api/events: server-sent events for the signed-in user's open dashboards. Only notices
-// about the user's own sites are written to their stream.
+// GET /api/events: server-sent events for the signed-in user's open dashboards. Only news of the
+// user's own sites and feed is written to their stream.
 import type { FastifyInstance } from "fastify";
 import { ServerEvent } from "../../../common/sites";
 import type { AppContext } from "../../context";
-import type { DeploymentChanged, DomainChanged, SiteChanged, AnalyticsUpdated } from "../../events";
+import type { DeploymentChanged, DomainChanged, SiteChanged, AnalyticsUpdated, NotificationAdded } from "../../events";
 import type { RouteDoc } from "../openapi/routeDoc";
 import { routeGuards } from "../routeGuards";
 import { presentDeployment } from "../sites/present";
@@ -17,7 +17,7 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const doc = {
     summary: "Follow changes to your sites",
     description:
-      "Server-sent events for open dashboards: one JSON object per `data:` line when a deployment, a site, a custom domain or a site's analytics changed, and a comment line every 30 seconds.",
+      "Server-sent events for open dashboards: one JSON object per `data:` line when a deployment, a site, a custom domain or a site's analytics changed or a notice reached your feed, and a comment line every 30 seconds.",
     tags: ["Sites"],
     response: { 200: { description: "An endless event stream.", contentType: "text/event-stream", schema: ServerEvent } },
   } satisfies RouteDoc;
@@ -37,7 +37,7 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const onDeployment = (e: DeploymentChanged) => {
       if (e.userId !== user.id) return;
       const liveId = e.deployment.status === "success" ? e.deployment.id : null;
-      send({ type: "deployment", site_id: e.siteId, deployment: presentDeployment(e.deployment, liveId) });
+      send({ type: "deployment", site_id: e.siteId, deployment: presentDeployment(e.deployment, liveId, e.check) });
     };
     const onSite = (e: SiteChanged) => {
       if (e.userId === user.id) send({ type: "site", site_id: e.siteId });
@@ -48,7 +48,11 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const onAnalytics = (e: AnalyticsUpdated) => {
       if (e.userId === user.id) send({ type: "analytics", site_id: e.siteId });
     };
+    const onNotification = (e: NotificationAdded) => {
+      if (e.userId === user.id) send({ type: "notification", notification_id: e.notificationId });
+    };
     ctx.events.on("deployment", onDeployment);
+    ctx.events.on("notification", onNotification);
     ctx.events.on("analytics", onAnalytics);
     ctx.events.on("site", onSite);
     ctx.events.on("domain", onDomain);
@@ -56,6 +60,7 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
     request.raw.on("close", () => {
       clearInterval(heartbeat);
       ctx.events.off("deployment", onDeployment);
+      ctx.events.off("notification", onNotification);
       ctx.events.off("analytics", onAnalytics);
       ctx.events.off("site", onSite);
       ctx.events.off("domain", onDomain);

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, hostOf, htmlFile, postMultipart, zipOf } from "../../test/sites";
+import type { DeployResponse, SiteManifestResponse } from "../../../common/deploys";
 import { SITE_TEXT } from "../../../common/sites";
+import { manifestOf, openDeploy, publish, putFile, sha256Of } from "../../test/deploys";
 import { purgeDeletedSites } from "../../services/purgeDeletedSites";
 import { availableSubdomains, blobs, sites } from "../../db/schema";
 import { eq } from "drizzle-orm";
@@ -76,6 +78,50 @@ describe.each(DRIVERS)("files and deployments (%s)", (driver) => {
         .sort(),
     ).toEqual(["x/a.html", "x/img/b.css"]);
     expect((await server.edge.get(hostOf(site.url), "/x/img/b.css")).text).toBe("B");
+  });
+
+  it("lists the working tree as a deploy's manifest, which a deploy that adds a folder keeps whole", async () => {
+    const { client } = await signedInClient(server);
+    const zip = await zipOf([
+      { name: "index.html", data: "<h1>home</h1>" },
+      { name: "css/site.css", data: "body{}" },
+      { name: "docs/guide/index.html", data: "<p>guide</p>" },
+    ]);
+    const site = await createSiteWith(client, { name: "site.zip", content: zip, type: "application/zip" });
+    await client.post(`/api/sites/${site.id}/folders`, { name: "empty" });
+
+    const listed = await client.get(`/api/sites/${site.id}/files/manifest`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const manifest = listed.json<SiteManifestResponse>().files;
+    expect(manifest).toEqual([
+      { path: "css/site.css", sha256: sha256Of("body{}"), size: 6 },
+      { path: "docs/guide/index.html", sha256: sha256Of("<p>guide</p>"), size: 12 },
+      { path: "index.html", sha256: sha256Of("<h1>home</h1>"), size: 13 },
+    ]);
+
+    // The dashboard's Files tab: the site's manifest plus a folder dropped into docs/.
+    const added = [
+      { path: "docs/api/index.html", content: "<p>api</p>" },
+      { path: "docs/api/index.css", content: "body{}" },
+    ];
+    const opened = await openDeploy(client, site.id, { files: [...manifest, ...manifestOf(added)] });
+    expect(opened.json<DeployResponse>().missing).toEqual([sha256Of("<p>api</p>")]);
+    await putFile(client, site.id, opened.json<DeployResponse>().id, "<p>api</p>");
+    expect((await publish(client, site.id, opened.json<DeployResponse>().id)).json().deployment.status).toBe("success");
+    for (const [path, text] of [
+      ["/", "<h1>home</h1>"],
+      ["/docs/guide/", "<p>guide</p>"],
+      ["/docs/api/", "<p>api</p>"],
+      ["/docs/api/index.css", "body{}"],
+    ])
+      expect((await server.edge.get(hostOf(site.url), path)).text, path).toBe(text);
+    expect((await client.get(`/api/sites/${site.id}/files/manifest`)).json<SiteManifestResponse>().files.map((f) => f.path)).toEqual([
+      "css/site.css",
+      "docs/api/index.css",
+      "docs/api/index.html",
+      "docs/guide/index.html",
+      "index.html",
+    ]);
   });
 
   it("downloads a file as an attachment", async () => {

@@ -8,9 +8,10 @@ import {
   UploadFilesFields,
   UploadResponse,
 } from "../../../common/sites";
+import { SiteManifestResponse } from "../../../common/deploys";
 import { validateSitePath } from "../../../common/uploads";
 import type { AppContext } from "../../context";
-import { listSiteFilesInFolder } from "../../db/repositories/siteFiles";
+import { listEmptyFolders, listSiteFilesInFolder, listWorkingTreeFiles } from "../../db/repositories/siteFiles";
 import { AppError } from "../../errors";
 import { addFilesToSite, createFolder, deleteSiteFile } from "../../services/changeSiteFiles";
 import { openSiteFile } from "../../services/openSiteFile";
@@ -56,6 +57,27 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
+  app.get<SiteParams>(
+    "/api/sites/:siteId/files/manifest",
+    {
+      preHandler: guard.ownSite,
+      config: {
+        token: "read",
+        doc: {
+          summary: "List every file as a manifest",
+          description:
+            "Every file of the working tree with its SHA-256 and size, by path, and its empty folders: the manifest of a deploy that changes part of the site and keeps the rest.",
+          tags: ["Files"],
+          response: { 200: SiteManifestResponse },
+        },
+      },
+    },
+    async (request): Promise<SiteManifestResponse> => ({
+      files: await listWorkingTreeFiles(ctx.db, request.site.id),
+      folders: await listEmptyFolders(ctx.db, request.site.id),
+    }),
+  );
+
   app.post<SiteParams>(
     "/api/sites/:siteId/files",
     {
@@ -68,7 +90,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
           tags: ["Files"],
           form: { fields: UploadFilesFields, file: "The file, or a zip to unpack with extract." },
           response: { 201: UploadResponse },
-          errors: { 413: "Over the plan's file size or storage." },
+          errors: { 413: "Over the plan's file size or storage.", 507: "The server's disk is full; nothing was changed." },
         },
       },
     },
@@ -183,7 +205,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
  * Runs after the app-wide security headers, so these win: a user's file on the dashboard's origin
  * must never run, even if a browser ignored the attachment (a CSP that allows nothing, sandboxed).
  */
-async function attachmentHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+export async function attachmentHeaders(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   reply.header("content-security-policy", "default-src 'none'; sandbox");
   reply.header("x-content-type-options", "nosniff");
   return payload;

@@ -20,4 +20,12 @@ describe.each(DRIVERS)("GET /api/health (%s)", (driver) => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({ status: "unavailable" });
   });
+
+  // Last: a server does not stop draining.
+  it("answers 503 draining from the moment the server drains, so a balancer stops sending requests", async () => {
+    server.ctx.lifecycle.drain();
+    const response = await server.client().get("/api/health");
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: "draining" });
+  });
 });

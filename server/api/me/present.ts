@@ -18,7 +18,7 @@ export async function presentMe(ctx: AppContext, user: SessionUser): Promise<MeR
       updated_at: (profile?.updated_at ?? user.updatedAt).toISOString(),
     },
     account: {
-      plan: profile?.plan ?? "free",
+      plan: profile?.plan ?? ctx.plans.defaultPlan,
       isAdmin: await isAdmin(ctx, user),
       twoFactorEnabled: user.twoFactorEnabled ?? false,
     },

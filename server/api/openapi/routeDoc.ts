@@ -18,13 +18,16 @@ export const API_TAGS = {
   Deploys:
     "Publish a folder, sending only the files the server lacks: a manifest, the missing files, then publish (live or as a draft); or one zip or .tar.gz.",
   Deployments: "A site's versions: publish the working tree again, or roll back to an earlier one.",
+  History:
+    "Each file's and folder's versions, deleted files, restoring any of them (or the site as it was at a moment, Pro) as a new version, and comparing two versions.",
   Analytics: "Page views, visitors and bandwidth, counted at the edge.",
   "Share links": "Private links to a site, and the site's visibility (Pro).",
   Domains: "Custom domains and their provisioning (Pro).",
-  Account: "The signed-in user's profile, picture, sessions and e-mail preferences.",
+  Account: "The signed-in user's profile, picture, sessions, and where each kind of notification goes.",
   "API tokens": "Tokens for scripts, CI and the command-line tool. Managed from a browser session only.",
   "CLI sign-in": "How the berth command signs in through a browser (the device flow), and who a token acts for.",
   Webhooks: "Signed POSTs to your own URL when a deploy succeeds or fails, a site is rolled back or deleted; their deliveries.",
+  Notifications: "Your notification feed: what happened to your sites, domains, storage and plan, newest first.",
   Admin: "The operator's API: users, plans, bans and storage. Admins only.",
   Service: "Health, public settings, legal texts, the contact form and this reference.",
 } as const;
@@ -58,7 +61,7 @@ export interface RouteDoc {
   /** The answers on success, by status: a JSON schema, or a ResponseDoc. */
   response: Partial<Record<200 | 201 | 202 | 204 | 304 | 503, z.ZodType | ResponseDoc>>;
   /** Error answers beyond those the guard and the validation already imply (status → when). */
-  errors?: Partial<Record<400 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429, string>>;
+  errors?: Partial<Record<400 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 507, string>>;
 }
 
 declare module "fastify" {

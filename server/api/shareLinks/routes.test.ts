@@ -100,7 +100,10 @@ describe.each(DRIVERS)("share links and visibility API (%s)", (driver) => {
       if (status === 403) {
         expect(response.json().error).toEqual({
           code: "pro_required",
-          message: name === "POST link" ? SHARE_LINK_TEXT.proRequired : SHARE_LINK_TEXT.privateProRequired,
+          message:
+            name === "POST link"
+              ? "Share links are a Pro feature. Upgrade to Pro to share this site privately."
+              : "Private sites are a Pro feature. Upgrade to Pro to make this site private.",
         });
         expect(await snapshot()).toBe(before);
       }

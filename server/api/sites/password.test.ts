@@ -52,7 +52,10 @@ describe.each(DRIVERS)("site password (%s)", (driver) => {
       const { client, site, user } = await ownerWithSite("free");
       const refused = await put(client, site.id, PASSWORD);
       expect(refused.statusCode).toBe(403);
-      expect(refused.json().error).toMatchObject({ code: "pro_required", message: SITE_PASSWORD_TEXT.proRequired });
+      expect(refused.json().error).toMatchObject({
+        code: "pro_required",
+        message: "Password protection is a Pro feature. Upgrade to Pro to protect this site.",
+      });
       // An owner who was Pro and went back to Free can still open the site again.
       await updateSitePassword(server.ctx.db, user.id, site.id, await hashSitePassword(PASSWORD));
       expect((await client.get(`/api/sites/${site.id}`)).json().password_protected).toBe(true);

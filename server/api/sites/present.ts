@@ -1,4 +1,5 @@
 // Rows → the shapes of common/sites.ts.
+import type { CheckSummary } from "../../../common/checks";
 import type { DeploymentResponse, SiteFileResponse, SiteResponse } from "../../../common/sites";
 import type { Deployment } from "../../db/repositories/deployments";
 import type { SiteFile } from "../../db/repositories/siteFiles";
@@ -43,7 +44,15 @@ export function presentFile(file: SiteFile, site: Pick<Site, "subdomain">, urls:
   };
 }
 
-export function presentDeployment(deployment: Deployment, liveDeploymentId: string | null): DeploymentResponse {
+/** Every successful publish queues a check, so a version just published is being checked. */
+const CHECK_QUEUED: CheckSummary = { status: "pending", problem_count: 0, counts: {} };
+
+/**
+ * `check`: the deployment's check summary, null when it has none (published before checks
+ * existed); left out, a successful deployment's check is taken to be queued (the list and the
+ * check's own event send the real one).
+ */
+export function presentDeployment(deployment: Deployment, liveDeploymentId: string | null, check?: CheckSummary | null): DeploymentResponse {
   return {
     id: deployment.id,
     site_id: deployment.site_id,
@@ -57,5 +66,6 @@ export function presentDeployment(deployment: Deployment, liveDeploymentId: stri
     note: deployment.note,
     is_live: deployment.id === liveDeploymentId,
     draft: deployment.is_draft,
+    check: check !== undefined ? check : deployment.status === "success" ? CHECK_QUEUED : null,
   };
 }

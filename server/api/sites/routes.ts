@@ -95,7 +95,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
         doc: {
           summary: "Create a site",
           description:
-            "As JSON: an empty site on a subdomain from the pool, ready for its first deploy (the deploy API). As multipart: the wizard's way, on the subdomain reserved for you, with the file (an HTML page, a PDF, an image or a zip of a folder) published as version 1.",
+            "As JSON: an empty site, ready for its first deploy (the deploy API), on the subdomain reserved for you when the body names it, else on one from the pool. As multipart: the wizard's way, on the subdomain reserved for you, with the file (an HTML page, a PDF, an image or a zip of a folder) published as version 1.",
           tags: ["Sites"],
           body: CreateSiteRequest,
           form: { fields: CreateSiteFields, file: "The site's content: one file, or a zip that is unpacked." },
@@ -162,7 +162,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
           tags: ["Sites"],
           body: UpdateScheduleRequest,
           response: { 200: SiteResponse },
-          errors: { 403: "Scheduling is a Pro feature (pro_required)." },
+          errors: { 403: "The user's plan does not include site expiry and go-live times (pro_required); the message names the plan that does." },
         },
       },
     },
@@ -184,7 +184,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
           tags: ["Sites"],
           body: SetSitePasswordRequest,
           response: { 200: SiteResponse },
-          errors: { 403: "Password protection is a Pro feature (pro_required)." },
+          errors: { 403: "The user's plan does not include password protection (pro_required); the message names the plan that does." },
         },
       },
     },

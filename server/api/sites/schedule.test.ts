@@ -51,7 +51,10 @@ describe.each(DRIVERS)("site schedule (%s)", (driver) => {
       ]) {
         const refused = await client.patch(`/api/sites/${site.id}/schedule`, body);
         expect(refused.statusCode).toBe(403);
-        expect(refused.json().error).toMatchObject({ code: "pro_required", message: SCHEDULE_TEXT.proRequired });
+        expect(refused.json().error).toMatchObject({
+          code: "pro_required",
+          message: "Site expiry and go-live times are a Pro feature. Upgrade to Pro to schedule this site.",
+        });
         expect(refused.json().error.message).toContain("Pro");
       }
       // A user who was Pro and went back to Free can still take the times off.

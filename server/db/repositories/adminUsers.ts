@@ -10,7 +10,8 @@ export interface AdminUserRow {
   email: string;
   name: string;
   emailVerified: boolean;
-  plan: "free" | "pro";
+  /** Null for a user without a profile row, who is on the server's default plan. */
+  plan: string | null;
   isAdmin: boolean;
   bannedAt: Date | null;
   storageBytes: number;
@@ -27,7 +28,7 @@ export interface AdminUserRow {
  */
 const userColumns = sql`
   u.id, u.email, coalesce(nullif(btrim(p.full_name), ''), u.name) as name, u.email_verified,
-  coalesce(p.plan, 'free') as plan, coalesce(p.is_admin, false) as is_admin, p.banned_at, u.created_at,
+  p.plan, coalesce(p.is_admin, false) as is_admin, p.banned_at, u.created_at,
   (select count(*)::int from sites s where s.user_id = u.id) as site_count,
   u.storage_used as storage_bytes`;
 
@@ -36,7 +37,7 @@ type RawRow = {
   email: string;
   name: string;
   email_verified: boolean;
-  plan: "free" | "pro";
+  plan: string | null;
   is_admin: boolean;
   banned_at: Date | string | null;
   created_at: Date | string;
@@ -112,7 +113,7 @@ export async function getUserIdByEmail(db: Executor, email: string): Promise<str
 export async function updateAdminFields(
   db: Executor,
   userId: string,
-  values: { plan?: "free" | "pro"; banned?: boolean; isAdmin?: boolean },
+  values: { plan?: string; banned?: boolean; isAdmin?: boolean },
   now: Date,
 ): Promise<boolean> {
   const rows = await db
@@ -166,4 +167,23 @@ export async function getAvatarBlobOfUser(db: Executor, userId: string): Promise
 export async function deleteUserRow(tx: Executor, userId: string): Promise<void> {
   await deleteResetTokensOfUser(tx, userId);
   await tx.delete(users).where(eq(users.id, userId));
+}
+
+/**
+ * The ids of every admin: the accounts of `configEmails` (BERTH_ADMIN_EMAILS, lower-cased) and the
+ * promoted ones, banned admins left out (they cannot sign in to act on anything).
+ */
+export async function listAdminUserIds(db: Executor, configEmails: readonly string[]): Promise<string[]> {
+  const byConfig =
+    configEmails.length > 0
+      ? sql`lower(u.email) in (${sql.join(
+          configEmails.map((e) => sql`${e}`),
+          sql`, `,
+        )})`
+      : sql`false`;
+  const result = await db.execute(sql`
+    select u.id from users u left join profiles p on p.id = u.id
+    where (${byConfig} or coalesce(p.is_admin, false)) and p.banned_at is null
+    order by u.created_at`);
+  return rowsOf<{ id: string }>(result).map((r) => r.id);
 }

@@ -26,6 +26,8 @@ export interface NewDeploy {
   site_id: string;
   user_id: string;
   manifest: StoredManifestEntry[];
+  /** Empty folders to make in the working tree at publish (normalised, none holding a manifest file). */
+  folders: string[];
   manifest_hash: string | null;
   file_count: number;
   total_size: number;

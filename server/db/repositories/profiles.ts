@@ -2,10 +2,11 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Executor } from "../client";
 import { profiles, sites, users } from "../schema";
 import type { NotificationPreferences } from "../../../common/account";
+import type { NotificationChannelOverrides } from "../../../common/notifications";
 
 export type Profile = typeof profiles.$inferSelect;
 
-export async function createProfile(db: Db, values: { id: string; full_name: string | null }): Promise<void> {
+export async function createProfile(db: Db, values: { id: string; full_name: string | null; plan: string }): Promise<void> {
   await db.insert(profiles).values(values).onConflictDoNothing();
 }
 
@@ -14,9 +15,32 @@ export async function getProfileForUser(db: Executor, userId: string): Promise<P
   return row;
 }
 
-export async function getPlanIdForUser(db: Db, userId: string): Promise<"free" | "pro"> {
+/** The user's plan id; undefined without a profile row (the server's default plan applies). */
+export async function getPlanIdForUser(db: Executor, userId: string): Promise<string | undefined> {
   const [row] = await db.select({ plan: profiles.plan }).from(profiles).where(eq(profiles.id, userId));
-  return row?.plan ?? "free";
+  return row?.plan;
+}
+
+/** Accounts on a plan outside `known`, by plan: how many, and the first few addresses (oldest first). */
+export interface AccountsOnPlan {
+  plan: string;
+  count: number;
+  emails: string[];
+}
+
+export async function accountsOnPlansOutside(db: Executor, known: readonly string[], emailsPerPlan: number): Promise<AccountsOnPlan[]> {
+  const result = await db.execute(sql`
+    select p.plan, count(*)::int as count,
+           (array_agg(u.email order by u.created_at, u.id))[1:${emailsPerPlan}] as emails
+      from ${profiles} p
+      join ${users} u on u.id = p.id
+     where p.plan not in (${sql.join(
+       known.map((id) => sql`${id}`),
+       sql`, `,
+     )})
+     group by p.plan
+     order by p.plan`);
+  return rowsOf<{ plan: string; count: number; emails: string[] }>(result).map((row) => ({ ...row, count: Number(row.count) }));
 }
 
 /** Whether an admin has suspended the user (profiles.banned_at is set). */
@@ -135,4 +159,71 @@ export async function getSiteNoticeRecipient(db: Executor, siteId: string): Prom
         banned: row.banned,
       }
     : undefined;
+}
+
+/** What decides where a user's notices go: the stored overrides and the two e-mail columns that predate them. */
+export interface NotificationChannelState {
+  overrides: NotificationChannelOverrides;
+  deployFailedEmail: boolean;
+  domainActiveEmail: boolean;
+}
+
+export async function getNotificationChannelState(db: Executor, userId: string): Promise<NotificationChannelState | undefined> {
+  const [row] = await db
+    .select({
+      overrides: profiles.notification_channels,
+      deployFailedEmail: profiles.notify_deploy_failed,
+      domainActiveEmail: profiles.notify_domain_active,
+    })
+    .from(profiles)
+    .where(eq(profiles.id, userId));
+  return row;
+}
+
+export async function setNotificationChannelState(db: Executor, userId: string, state: NotificationChannelState): Promise<void> {
+  await db
+    .update(profiles)
+    .set({
+      notification_channels: state.overrides,
+      notify_deploy_failed: state.deployFailedEmail,
+      notify_domain_active: state.domainActiveEmail,
+      updated_at: sql`now()`,
+    })
+    .where(eq(profiles.id, userId));
+}
+
+/** Whom an account's notice mail goes to: the address, the name it greets, and whether they are banned. */
+export interface AccountNoticeRecipient {
+  email: string;
+  name: string;
+  banned: boolean;
+}
+
+export async function getAccountNoticeRecipient(db: Executor, userId: string): Promise<AccountNoticeRecipient | undefined> {
+  const result = await db.execute(sql`
+    select u.email, coalesce(nullif(trim(p.full_name), ''), u.name) as name, p.banned_at is not null as banned
+      from ${users} u
+      left join ${profiles} p on p.id = u.id
+     where u.id = ${userId}`);
+  return rowsOf<AccountNoticeRecipient>(result)[0];
+}
+
+/** The storage threshold the account was last told about (0, 80 or 100). */
+export async function getStorageNoticeLevel(db: Executor, userId: string): Promise<number> {
+  const [row] = await db.select({ level: profiles.storage_notice_level }).from(profiles).where(eq(profiles.id, userId));
+  return row?.level ?? 0;
+}
+
+/**
+ * Moves the account's notified threshold to `level`, under the row's lock; resolves to the level
+ * it replaced, or undefined when it was `level` already (another upload's check got there first).
+ */
+export async function moveStorageNoticeLevel(db: Executor, userId: string, level: number): Promise<number | undefined> {
+  const result = await db.execute(sql`
+    update ${profiles} p set storage_notice_level = ${level}
+      from (select id, storage_notice_level as previous from ${profiles} where id = ${userId} for update) o
+     where p.id = o.id and o.previous <> ${level}
+    returning o.previous`);
+  const row = rowsOf<{ previous: number }>(result)[0];
+  return row === undefined ? undefined : Number(row.previous);
 }

@@ -28,8 +28,9 @@ describe.each(DRIVERS)("countShareLinkOpen (%s)", (driver) => {
     if (values.revoked_at) await server.ctx.db.update(shareLinks).set({ revoked_at: values.revoked_at }).where(eq(shareLinks.id, row.id));
     return row;
   }
-  const open = (siteId: string, linkId: string, at = new Date()) =>
+  const count = (siteId: string, linkId: string, at = new Date()) =>
     countShareLinkOpen(server.ctx.db, siteId, linkId, { at, userAgent: "UA", country: null });
+  const open = async (siteId: string, linkId: string, at = new Date()) => (await count(siteId, linkId, at)).counted;
   const state = async (linkId: string) => ({
     views: (await server.ctx.db.select().from(shareLinks).where(eq(shareLinks.id, linkId)))[0]?.views,
     logged: (await server.ctx.db.select().from(shareLinkOpens).where(eq(shareLinkOpens.link_id, linkId))).length,
@@ -40,6 +41,15 @@ describe.each(DRIVERS)("countShareLinkOpen (%s)", (driver) => {
     const results = await Promise.all(Array.from({ length: 10 }, () => open(row.site_id, row.id)));
     expect(results.filter(Boolean)).toHaveLength(3);
     expect(await state(row.id)).toEqual({ views: 3, logged: 3 });
+  });
+
+  it("says which open used the link up: exactly one, even when they race", async () => {
+    const row = await link({ max_views: 3 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => count(row.site_id, row.id)));
+    expect(results.filter((r) => r.counted && r.usedUp)).toHaveLength(1);
+    expect(results.filter((r) => r.counted && !r.usedUp)).toHaveLength(2);
+    const unlimited = await link();
+    expect(await count(unlimited.site_id, unlimited.id)).toEqual({ counted: true, usedUp: false });
   });
 
   it("counts nothing for a revoked or expired link, or for another site", async () => {

@@ -107,17 +107,20 @@ export async function listShareLinkAccess(
     .where(eq(shareLinks.site_id, siteId));
 }
 
+/** What counting an open found: refused (the link was not open), or counted and whether that was its last view. */
+export type ShareLinkOpenCount = { counted: false } | { counted: true; usedUp: boolean };
+
 /**
  * Counts one open and logs it, in one statement: the count goes up only while the link is
  * neither revoked, expired nor out of views, so two browsers racing for the last view cannot
- * both get it. False when the link was not open (any more).
+ * both get it, and exactly one open is the one that used the link up.
  */
 export async function countShareLinkOpen(
   db: Executor,
   siteId: string,
   linkId: string,
   open: { at: Date; userAgent: string | null; country: string | null },
-): Promise<boolean> {
+): Promise<ShareLinkOpenCount> {
   const at = open.at.toISOString();
   const result = await db.execute(sql`
     with counted as (
@@ -125,11 +128,12 @@ export async function countShareLinkOpen(
       where id = ${linkId} and site_id = ${siteId} and revoked_at is null
         and (expires_at is null or expires_at > ${at}::timestamptz)
         and (max_views is null or views < max_views)
-      returning id
+      returning id, max_views is not null and views >= max_views as used_up
     ), logged as (
       insert into share_link_opens (link_id, opened_at, country, user_agent)
       select id, ${at}::timestamptz, ${open.country}, ${open.userAgent} from counted
     )
-    select id from counted`);
-  return rowsOf(result).length > 0;
+    select used_up from counted`);
+  const row = rowsOf<{ used_up: boolean }>(result)[0];
+  return row ? { counted: true, usedUp: row.used_up } : { counted: false };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { siteFiles } from "../schema";
 
@@ -32,6 +32,31 @@ export async function listSiteFilesInFolder(db: Executor, siteId: string, parent
     .from(siteFiles)
     .where(and(eq(siteFiles.site_id, siteId), parent === null ? isNull(siteFiles.parent_folder) : eq(siteFiles.parent_folder, parent)))
     .orderBy(desc(siteFiles.is_folder), asc(siteFiles.filename));
+}
+
+/** Every file of the working tree (no folders) with its digest and size, by path: a deploy's manifest. */
+export async function listWorkingTreeFiles(db: Executor, siteId: string): Promise<{ path: string; sha256: string; size: number }[]> {
+  return db
+    .select({ path: siteFiles.file_path, sha256: sql<string>`${siteFiles.sha256}`, size: siteFiles.file_size })
+    .from(siteFiles)
+    .where(and(eq(siteFiles.site_id, siteId), eq(siteFiles.is_folder, false), isNotNull(siteFiles.sha256)))
+    .orderBy(asc(siteFiles.file_path));
+}
+
+/** The working tree's folders that hold nothing, by path: what a manifest, listing files only, would lose. */
+export async function listEmptyFolders(db: Executor, siteId: string): Promise<string[]> {
+  const rows = await db
+    .select({ path: siteFiles.file_path })
+    .from(siteFiles)
+    .where(
+      and(
+        eq(siteFiles.site_id, siteId),
+        eq(siteFiles.is_folder, true),
+        sql`not exists (select 1 from ${siteFiles} c where c.site_id = ${siteId} and c.parent_folder = ${siteFiles.file_path})`,
+      ),
+    )
+    .orderBy(asc(siteFiles.file_path));
+  return rows.map((r) => r.path);
 }
 
 export async function getSiteFile(db: Executor, siteId: string, fileId: string): Promise<SiteFile | undefined> {
@@ -167,4 +192,14 @@ export async function resetSiteFilesToDeployment(tx: Executor, siteId: string, d
     from target t
     where not exists (select 1 from ${siteFiles} sf where sf.site_id = ${siteId} and sf.file_path = t.file_path)
        or t.file_path in (select file_path from gone)`);
+}
+
+/** Deletes those of the given folders that hold nothing any more, the deepest first. */
+export async function deleteEmptyFolders(tx: Executor, siteId: string, folders: string[]): Promise<void> {
+  const deepestFirst = [...new Set(folders)].sort((a, b) => b.split("/").length - a.split("/").length);
+  for (const folder of deepestFirst) {
+    await tx.execute(sql`
+      delete from ${siteFiles} f where f.site_id = ${siteId} and f.is_folder and f.file_path = ${folder}
+        and not exists (select 1 from ${siteFiles} c where c.site_id = ${siteId} and starts_with(c.file_path, ${folder + "/"}))`);
+  }
 }

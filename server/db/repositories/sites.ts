@@ -190,3 +190,33 @@ export async function countSitesForUser(db: Executor, userId: string): Promise<n
 export async function lockSite(tx: Executor, siteId: string): Promise<void> {
   await tx.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).for("update");
 }
+
+/**
+ * Claims the sites (not deleted) whose expiry falls after `now` and no later than `horizon` and
+ * whose owner has not been told of that expiry yet: it is recorded as told in the same statement,
+ * so each expiry is claimed once, by one worker. A new expiry time can be claimed again.
+ */
+export async function claimSitesExpiringBy(
+  db: Executor,
+  now: Date,
+  horizon: Date,
+): Promise<Pick<Site, "id" | "user_id" | "name" | "subdomain" | "expires_at">[]> {
+  return db
+    .update(sites)
+    .set({ expiry_noticed_for: sql`${sites.expires_at}` })
+    .where(
+      and(
+        eq(sites.is_deleted, false),
+        sql`${sites.expires_at} > ${now.toISOString()}::timestamptz`,
+        sql`${sites.expires_at} <= ${horizon.toISOString()}::timestamptz`,
+        sql`${sites.expiry_noticed_for} is distinct from ${sites.expires_at}`,
+      ),
+    )
+    .returning({ id: sites.id, user_id: sites.user_id, name: sites.name, subdomain: sites.subdomain, expires_at: sites.expires_at });
+}
+
+/** A site's owner and name, whatever its state: what a notice about it needs. */
+export async function getSiteOwnerAndName(db: Executor, siteId: string): Promise<{ user_id: string; name: string } | undefined> {
+  const [row] = await db.select({ user_id: sites.user_id, name: sites.name }).from(sites).where(eq(sites.id, siteId));
+  return row;
+}

@@ -14,7 +14,7 @@ import { purgeDeletedSites } from "../../services/purgeDeletedSites";
 import { deleteUser } from "../../services/admin/deleteUser";
 import { listAllSiteFiles } from "../../test/rows";
 import { storageUsedByUser } from "./usage";
-import { PLANS } from "../../../common/plans";
+import { FREE_PLAN } from "../../plans/builtIn";
 import type { SiteResponse } from "../../../common/sites";
 
 const SHARED = "body { color: teal }";
@@ -83,7 +83,7 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
 
   it("lets go of what only pruned deployments held", async () => {
     const { client, user } = await signedInClient(server);
-    const kept = PLANS.free.deploymentsKept!;
+    const kept = FREE_PLAN.deploymentsKept;
     const page = (n: number) => `<h1>version ${String(n).padStart(2, "0")}</h1>`;
     const site = await createSiteWith(client, htmlFile(page(1)));
     for (let n = 2; n <= kept + 2; n++) await upload(client, site, "index.html", page(n));
@@ -267,9 +267,41 @@ describe.each(DRIVERS)("stored storage figure (%s)", (driver) => {
       release.open();
       await Promise.all([one, two]);
       expect(await used(user.id)).toBe(100);
-      expect(rowsOf(await db.execute(sql`select refs from user_blobs where user_id = ${user.id}`))).toEqual([{ refs: 2 }]);
+      expect(rowsOf(await db.execute(sql`select sha256, size::int as size from user_blobs where user_id = ${user.id}`))).toEqual([
+        { sha256: sha, size: 100 },
+      ]);
       await expectExact();
     });
+
+    // A blob's row is present exactly when a reference is: a removal looks for other references
+    // under the user's lock, so it sees an addition committed before it, and an addition after it
+    // writes the row again.
+    it.each(["the addition", "the removal"])(
+      "keeps a blob whose last reference goes while another is added, when %s holds the lock first",
+      async (first) => {
+        const { user, sites } = await userWithSites(2);
+        const sha = `race-${randomUUID()}`;
+        await addFile(db, sites[0]!, sha, 70);
+        const holding = gate();
+        const release = gate();
+        const remove = (tx: Executor) => tx.execute(sql`delete from site_files where site_id = ${sites[0]!} and sha256 = ${sha}`);
+        const add = (tx: Executor) => addFile(tx, sites[1]!, sha, 70);
+        const [firstStep, secondStep] = first === "the addition" ? [add, remove] : [remove, add];
+        const one = server.ctx.db.transaction(async (tx) => {
+          await firstStep(tx);
+          holding.open();
+          await release.opened;
+        });
+        await holding.opened;
+        const two = server.ctx.db.transaction((tx) => secondStep(tx));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        release.open();
+        await Promise.all([one, two]);
+        expect(await used(user.id)).toBe(70);
+        expect(rowsOf(await db.execute(sql`select sha256 from user_blobs where user_id = ${user.id}`))).toEqual([{ sha256: sha }]);
+        await expectExact();
+      },
+    );
 
     it("never deadlocks two transactions that add shared blobs in opposite orders", async () => {
       const { user, sites } = await userWithSites(2);

@@ -33,6 +33,13 @@ export async function recordVariant(db: Executor, row: VariantRow): Promise<void
   await db.insert(blobVariants).values(row).onConflictDoNothing();
 }
 
+/** Records, in one statement, that these blobs get no compressed form in either encoding. */
+export async function recordNoVariants(db: Executor, shas: readonly string[]): Promise<void> {
+  if (shas.length === 0) return;
+  const rows = shas.flatMap((sha256) => (["gzip", "br"] as const).map((encoding) => ({ sha256, encoding, variant_sha256: null, size: null })));
+  await db.insert(blobVariants).values(rows).onConflictDoNothing();
+}
+
 /** Variants of the given blobs, for the edge's manifest. */
 export async function variantsOf(db: Executor, shas: string[]): Promise<VariantRow[]> {
   if (shas.length === 0) return [];

@@ -16,6 +16,7 @@ import { BlobCache, MAX_CACHED_FILE_BYTES } from "../blobCache";
 import { EdgeMemory } from "../memory/budget";
 import { createHostRouter } from "../hosts";
 import { kernelSend } from "../native/kernelSend";
+import { connectionPaths } from "./connection";
 
 const big = randomBytes(3 * 1024 * 1024); // above the memory cache's per-file limit: streamed
 const medium = randomBytes(150 * 1024); // cached, and sent by the kernel from a sealed memfd
@@ -97,6 +98,19 @@ describe("the edge's HTTP/1.1 layer", () => {
     expect(r.headers["x-content-type-options"]).toBe("nosniff");
     expect(new Date(r.headers.date!).getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(r.headers.connection).toBe("keep-alive");
+  });
+
+  // Both fast paths rest on node's socket internals; on a supported Node on Linux they must be on,
+  // so an upgrade that moves those internals fails here instead of slowing the edge in silence.
+  it.runIf(process.platform === "linux")(`uses shared reads and kernel sends on Node ${process.version}`, async () => {
+    const before = { ...connectionPaths };
+    const c = await connect();
+    c.write(get("/a.txt"));
+    expect((await c.response()).body.toString()).toBe("first file");
+    expect(connectionPaths.sharedReads).toBe(before.sharedReads + 1);
+    expect(connectionPaths.streamReads).toBe(before.streamReads);
+    expect(kernelSend).toBeDefined();
+    expect(connectionPaths.kernelSends).toBe(before.kernelSends + 1);
   });
 
   it("answers pipelined requests in order, split anywhere", async () => {

@@ -23,8 +23,25 @@ import { kept, readIntoSharedBuffer, readIntoStream } from "./sharedReads";
 import { handleOf, plainTcpHandle } from "./socketHandle";
 import { MAX_TARGET_LENGTH, TARGET_TOO_LONG } from "../requestLimits";
 import { flat } from "../flatString";
+import { HOST_KIND_INDEX, type ServingCounts } from "../../metrics/counts";
 
 const EMPTY = Buffer.alloc(0);
+/**
+ * At shutdown, how long a connection with no request in progress may still send one: a client
+ * that just connected, or whose kept-alive connection was idle, may be writing a request at this
+ * moment, and closing under it would reset a request it had every reason to think accepted. The
+ * answer closes the connection (node:http's connections get the same, httpServer.ts).
+ */
+export const LAST_CALL_MS = 1000;
+
+/**
+ * How the edge's connections have read and written since the process started, counted once per
+ * connection. Both fast paths lean on node's socket internals (socketHandle.ts): a Node release
+ * that changes them turns the paths off without an error, so tests and metrics read these to
+ * make that visible.
+ */
+export const connectionPaths = { sharedReads: 0, streamReads: 0, kernelSends: 0 };
+let warnedStreamReads = false;
 
 export interface ConnectionOptions {
   /** The site label for a Host, or undefined when the host is not a site (→ node:http). */
@@ -34,12 +51,26 @@ export interface ConnectionOptions {
   serve(req: RequestHead, reply: EdgeReply, label: string): void | Promise<void>;
   /** Gives the socket to node:http. */
   handOff(socket: Socket): void;
+  /**
+   * Moves the connection to another thread (edge/workers/) before a site host's request is
+   * answered: `bytes` are every unanswered byte, a copy. True when it took the connection's
+   * descriptor (a dup of it): this thread then lets go of its own. Absent: never moves.
+   */
+  transfer?: ((socket: Socket, bytes: Buffer) => boolean) | undefined;
+  /**
+   * In an edge worker, instead of handOff: gives the connection back to the main thread, which
+   * has node:http, Fastify and the rest, for a request this layer does not take (another host,
+   * a Range, a body, odd syntax). Same contract as `transfer`.
+   */
+  handBack?: ((socket: Socket, bytes: Buffer) => boolean) | undefined;
   log: FastifyBaseLogger;
   keepAliveMs: number;
   /** The most a request head may take to arrive in full (slow-header attacks). */
   headersTimeoutMs: number;
   /** Counts each answered request of a site; absent when analytics are off. */
   analytics?: AnalyticsRecorder | undefined;
+  /** Counts every answer for the metrics; absent: nothing is counted. */
+  requests?: ServingCounts | undefined;
   /** The idle sweep's clock (IdleSweep.now): read on every chunk received, so a field, not a call. */
   clock: { readonly now: number };
 }
@@ -68,6 +99,8 @@ export class EdgeConnection implements EdgeReply {
   private stableLabel: string | undefined;
   /** The previous request's Host when it was not under the sites domain (a custom domain, say). */
   private otherHost: string | undefined;
+  /** The current request's host kind for the metrics (HOST_KIND_INDEX), known once its label is. */
+  private hostKind = HOST_KIND_INDEX.site;
   private readonly keepAliveEnd: string;
   private static readonly closeEnd = headEnd(undefined);
   /**
@@ -76,6 +109,10 @@ export class EdgeConnection implements EdgeReply {
    * tick it closes the descriptor, so a number reused by another connection is never written to.
    */
   private readonly fd: number;
+  /** Reads arrive through the shared buffer, not the socket's stream, so none wait unseen there. */
+  private readonly sharedReads: boolean;
+  /** The connection went to another thread: this socket reads no more and closes. */
+  private moved = false;
 
   constructor(
     private readonly socket: Socket,
@@ -83,12 +120,23 @@ export class EdgeConnection implements EdgeReply {
     private readonly gone: (connection: EdgeConnection) => void,
   ) {
     this.keepAliveEnd = headEnd(Math.round(options.keepAliveMs / 1000));
-    if (!readIntoSharedBuffer(socket, this.onRead)) socket.on("data", this.onData);
+    this.sharedReads = readIntoSharedBuffer(socket, this.onRead);
+    if (this.sharedReads) connectionPaths.sharedReads++;
+    else {
+      socket.on("data", this.onData);
+      connectionPaths.streamReads++;
+      if (!warnedStreamReads && plainTcpHandle(socket) !== undefined) {
+        // A plain TCP socket should always take shared reads: this Node moved an internal.
+        warnedStreamReads = true;
+        options.log.warn(`Node ${process.version}: the edge reads through socket streams (slower); shared reads are unavailable`);
+      }
+    }
     socket.on("error", this.onError);
     socket.on("close", this.onClose);
     socket.on("timeout", this.onTimeout);
     this.seenAt = options.clock.now;
     this.fd = kernelSend !== undefined ? plainSocketFd(socket) : -1;
+    if (this.fd >= 0) connectionPaths.kernelSends++;
   }
 
   /**
@@ -104,10 +152,26 @@ export class EdgeConnection implements EdgeReply {
     if (now - this.seenAt > this.options.keepAliveMs + periodMs) this.socket.destroy();
   }
 
-  /** Server shutdown: an idle connection closes now, a busy one after its answer. */
+  /**
+   * Bytes the connection received before this layer owned it (a connection moved from another
+   * thread): they are answered before anything read from now on.
+   */
+  begin(bytes: Buffer): void {
+    if (bytes.length > 0) this.onData(bytes);
+  }
+
+  /** Draining before shutdown: every answer from now on closes the connection; an idle one waits for its request. */
+  drain(): void {
+    this.closing = true;
+  }
+
+  /** Server shutdown: a busy connection closes after its answer, an idle one after LAST_CALL_MS unless a request came. */
   close(): void {
     this.closing = true;
-    if (!this.busy) this.socket.destroy();
+    if (this.busy) return;
+    setTimeout(() => {
+      if (!this.busy) this.socket.destroy();
+    }, LAST_CALL_MS).unref();
   }
 
   private readonly onData = (chunk: Buffer): void => {
@@ -122,7 +186,8 @@ export class EdgeConnection implements EdgeReply {
     this.onData(buffer.subarray(0, length));
     // Unanswered bytes wait for later, and the next read, of any connection, overwrites these.
     if (this.input !== undefined) this.input = kept(this.input);
-    return true;
+    // Moved: not one more byte may be read here, the new owner reads them.
+    return !this.moved;
   };
 
   private readonly onError = (): void => {
@@ -147,6 +212,7 @@ export class EdgeConnection implements EdgeReply {
       if (head === "unsupported" || head.range) return this.handOff();
       const label = this.labelFor(head.host);
       if (label === undefined) return this.handOff();
+      if (this.options.transfer !== undefined && this.moveTo(this.options.transfer)) return;
 
       this.input = head.length === this.input.length ? undefined : this.input.subarray(head.length);
       this.current = head;
@@ -174,16 +240,21 @@ export class EdgeConnection implements EdgeReply {
   }
 
   private labelFor(host: string): string | undefined {
-    if (host === this.stableHost) return this.stableLabel;
+    if (host === this.stableHost) {
+      this.hostKind = HOST_KIND_INDEX.site;
+      return this.stableLabel;
+    }
     if (host !== this.otherHost) {
       const label = this.options.stableLabel(host);
       if (label !== undefined) {
         this.stableHost = host;
         this.stableLabel = label;
+        this.hostKind = HOST_KIND_INDEX.site;
         return label;
       }
       this.otherHost = host;
     }
+    this.hostKind = HOST_KIND_INDEX.custom_domain;
     // Asked on every request: a custom domain can stop being served while a proxy keeps its
     // connection open.
     return this.options.siteLabel(host);
@@ -219,6 +290,7 @@ export class EdgeConnection implements EdgeReply {
   }
 
   private handOff(): void {
+    if (this.options.handBack !== undefined) return this.giveBack(this.options.handBack);
     const { socket } = this;
     socket.removeListener("data", this.onData);
     socket.removeListener("error", this.onError);
@@ -233,6 +305,45 @@ export class EdgeConnection implements EdgeReply {
     if (socket.isPaused()) socket.resume();
   }
 
+  /**
+   * Gives the connection to `move` when it can go now: its reads come through the shared buffer
+   * (so no byte waits in the socket's stream) and every answer so far has left this thread's
+   * queues (the new owner writes next). The caller serves it here when this says false.
+   */
+  private moveTo(move: (socket: Socket, bytes: Buffer) => boolean): boolean {
+    if (!this.sharedReads || !this.nothingQueued()) return false;
+    const bytes = this.input === undefined ? EMPTY : Buffer.from(this.input);
+    if (!move(this.socket, bytes)) return false;
+    this.moved = true;
+    this.input = undefined;
+    const { socket } = this;
+    socket.removeListener("close", this.onClose);
+    socket.removeListener("timeout", this.onTimeout);
+    this.gone(this);
+    // After the read callback under way (if any) has returned false: then nothing reads this
+    // descriptor any more, and closing it leaves the connection to the other thread's copy.
+    queueMicrotask(() => socket.destroy());
+    return true;
+  }
+
+  /** In a worker: back to the main thread, once the answers already written have gone out. */
+  private giveBack(move: (socket: Socket, bytes: Buffer) => boolean): void {
+    if (this.moveTo(move)) return;
+    if (!this.sharedReads || handleOf(this.socket) == null) return void this.socket.destroy();
+    if (this.nothingQueued()) {
+      // It could not be handed over (no descriptor to spare, the main thread closing).
+      this.options.log.warn("edge worker could not hand a connection back; closed");
+      return void this.socket.destroy();
+    }
+    // An empty write's callback runs once everything before it is written.
+    this.socket.pause();
+    this.socket.write(EMPTY, (error) => {
+      if (error) return;
+      this.socket.resume();
+      this.giveBack(move);
+    });
+  }
+
   private crash(error: unknown): void {
     this.options.log.error({ err: error, url: this.current?.url }, "edge connection failed");
     this.socket.destroy();
@@ -245,6 +356,7 @@ export class EdgeConnection implements EdgeReply {
     this.headersSent = true;
     let sent = body !== undefined && body.length >= KERNEL_SEND_MIN_BYTES && this.fd >= 0 ? this.sendFromKernel(status, headers, body, end) : -1;
     if (sent < 0) sent = this.write(status, headers, body, end);
+    this.options.requests?.add(this.hostKind, status, sent);
     if (this.served !== undefined) this.count(status, headers, sent);
   }
 
@@ -323,6 +435,12 @@ export class EdgeConnection implements EdgeReply {
     analytics.record(this.served!, head.host, url, head.headers, (this.address ??= this.socket.remoteAddress), status, headers, bytes);
   }
 
+  /** A streamed answer, for the metrics and, when the site is known, analytics. */
+  private counted(status: number, headers: OutgoingHttpHeaders, bytes: number): void {
+    this.options.requests?.add(this.hostKind, status, bytes);
+    if (this.served !== undefined) this.count(status, headers, bytes);
+  }
+
   async stream(status: number, headers: OutgoingHttpHeaders, body: Readable): Promise<void> {
     const before = this.socket.bytesWritten;
     this.socket.write(responseHead(status, headers, this.keepsAlive() ? this.keepAliveEnd : EdgeConnection.closeEnd), "latin1");
@@ -333,7 +451,7 @@ export class EdgeConnection implements EdgeReply {
       await pipeline(body, this.socket, { end: false });
     } finally {
       // What reached the socket, so a download cut short counts only its bytes.
-      if (this.served !== undefined) this.count(status, headers, this.socket.bytesWritten - before);
+      this.counted(status, headers, this.socket.bytesWritten - before);
     }
   }
 
@@ -349,7 +467,7 @@ export class EdgeConnection implements EdgeReply {
     try {
       await pumpFile(file, size, this.socket);
     } finally {
-      if (this.served !== undefined) this.count(status, headers, this.socket.bytesWritten - before);
+      this.counted(status, headers, this.socket.bytesWritten - before);
     }
   }
 

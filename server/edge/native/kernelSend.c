@@ -20,6 +20,10 @@
 //     request, stream state and a tick per write) when nothing is queued on the socket.
 //
 //   openFileLimit() -> the soft RLIMIT_NOFILE, so the cache keeps its fds well under it.
+//
+//   dupFd(fd) -> a new descriptor for the same connection (close-on-exec), or -errno
+//     Lets one thread give a connection to another: threads share the descriptor table, so the
+//     receiver wraps the copy in a socket of its own, and the giver closes only its own number.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,9 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static napi_value throw_errno(napi_env env, const char* what) {
   char message[160];
@@ -168,12 +175,61 @@ static napi_value open_file_limit(napi_env env, napi_callback_info info) {
   return int64_value(env, limit.rlim_cur == RLIM_INFINITY ? INT64_MAX : (int64_t)limit.rlim_cur);
 }
 
+static napi_value boolean_value(napi_env env, int value) {
+  napi_value result;
+  napi_get_boolean(env, value != 0, &result);
+  return result;
+}
+
+/*
+ * glibc's malloc keeps what a burst allocated (a daily backup, a big upload) for the rest of the
+ * process's life: it raises its mmap threshold after each large free, so later large buffers come
+ * from the heap and fragment it, and it gives heap pages back only from its top. A fixed threshold
+ * sends every block of 128 KB or more to its own mapping, returned at free; two arenas instead of
+ * eight per core bound the fragmentation spread over threads. False without glibc.
+ */
+static napi_value tune_malloc(napi_env env, napi_callback_info info) {
+  (void)info;
+#ifdef __GLIBC__
+  int ok = mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1 && mallopt(M_ARENA_MAX, 2) == 1;
+  return boolean_value(env, ok);
+#else
+  return boolean_value(env, 0);
+#endif
+}
+
+/* Gives every free page in every arena back to the kernel; true when some were. */
+static napi_value trim_malloc(napi_env env, napi_callback_info info) {
+  (void)info;
+#ifdef __GLIBC__
+  return boolean_value(env, malloc_trim(0));
+#else
+  return boolean_value(env, 0);
+#endif
+}
+
+static napi_value dup_fd(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
+  int32_t fd;
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
+    napi_throw_type_error(env, NULL, "dupFd takes a file descriptor");
+    return NULL;
+  }
+  int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  return int64_value(env, copy < 0 ? -errno : copy);
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor calls[] = {
       {"sealedCopy", NULL, sealed_copy, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sendHead", NULL, send_head, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sendBuffer", NULL, send_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
       {"openFileLimit", NULL, open_file_limit, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"tuneMalloc", NULL, tune_malloc, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"trimMalloc", NULL, trim_malloc, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"dupFd", NULL, dup_fd, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof calls / sizeof calls[0], calls);
   return exports;

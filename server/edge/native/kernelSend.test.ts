@@ -3,8 +3,10 @@
 import { closeSync, ftruncateSync, readlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { kernelSend, KERNEL_SEND_MIN_BYTES, useNativeSend } from "./kernelSend";
+import { kernelSend, KERNEL_SEND_MIN_BYTES, nativeMalloc, useNativeSend } from "./kernelSend";
 import { seal, sealedCount, sealedFileOf, unseal } from "./sealedBodies";
 import { socketPair } from "../../test/socketPair";
 
@@ -158,5 +160,22 @@ describe.runIf(process.platform === "linux")("sealed bodies", () => {
     const view = seal(bytes);
     expect(view).not.toBe(bytes);
     unseal(view);
+  });
+});
+
+describe.runIf(process.platform === "linux")("the allocator's tuning", () => {
+  it("fixes glibc's mmap threshold, and trimming gives freed heap pages back to the kernel", () => {
+    const native = nativeMalloc;
+    if (!native) throw new Error("the native addon did not load");
+    expect(native.tuneMalloc()).toBe(true);
+    // Blocks under the 128 KB threshold come from the heap; once freed, their pages can go back.
+    let blocks: Buffer[] | undefined = Array.from({ length: 2_000 }, () => Buffer.allocUnsafeSlow(64 * 1024).fill(1));
+    expect(blocks.length).toBe(2_000);
+    blocks = undefined;
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    gc();
+    gc();
+    expect(native.trimMalloc()).toBe(true);
   });
 });

@@ -5,6 +5,7 @@
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { NativeMalloc } from "../../mallocTuning";
 
 export interface KernelSend {
   /** The bytes copied once into a sealed memfd: its fd, and a Buffer over the same pages. */
@@ -14,6 +15,8 @@ export interface KernelSend {
   /** Sends `buffer` without blocking: the bytes sent (maybe fewer), or -errno. */
   sendBuffer: (socketFd: number, buffer: Buffer) => number;
   openFileLimit: () => number;
+  /** A second descriptor for the same open socket (close-on-exec), or -errno. */
+  dupFd: (fd: number) => number;
 }
 
 /** Bodies below this are cheaper to copy than to send from a file (bench:edge, gzip case). */
@@ -23,6 +26,9 @@ export const KERNEL_SEND_MIN_BYTES = 16 * 1024;
 // it is where scripts/build-native.mjs puts it.
 const CANDIDATES = ["../native/kernel_send.node", "../../../dist/native/kernel_send.node"];
 
+/** Set when the addon loads, whatever BERTH_NATIVE_SEND says: it concerns memory, not sends. */
+export let nativeMalloc: NativeMalloc | undefined;
+
 function load(): KernelSend | undefined {
   if (process.platform !== "linux") return undefined;
   const require = createRequire(import.meta.url);
@@ -30,9 +36,16 @@ function load(): KernelSend | undefined {
     const file = fileURLToPath(new URL(candidate, import.meta.url));
     if (!existsSync(file)) continue;
     try {
-      const addon = require(file) as KernelSend;
+      const addon = require(file) as KernelSend & NativeMalloc;
+      nativeMalloc = { tuneMalloc: addon.tuneMalloc, trimMalloc: addon.trimMalloc };
       // A plain object, so tests can watch the calls.
-      return { sealedCopy: addon.sealedCopy, sendHead: addon.sendHead, sendBuffer: addon.sendBuffer, openFileLimit: addon.openFileLimit };
+      return {
+        sealedCopy: addon.sealedCopy,
+        sendHead: addon.sendHead,
+        sendBuffer: addon.sendBuffer,
+        openFileLimit: addon.openFileLimit,
+        dupFd: addon.dupFd,
+      };
     } catch (error) {
       process.emitWarning(`The edge's native addon did not load (${String(error)}); bodies are written through Node.`);
       return undefined;
@@ -45,6 +58,13 @@ const addon = load();
 
 /** The addon when it loaded and is in use; undefined sends everything through Node. */
 export let kernelSend: KernelSend | undefined = addon;
+
+/**
+ * Duplicates a connection's descriptor so another thread can own it (edge/workers/): present with
+ * the addon whatever BERTH_NATIVE_SEND says, since it sends nothing. Undefined without the addon,
+ * or with an addon built before it had the call.
+ */
+export const dupFd: ((fd: number) => number) | undefined = typeof addon?.dupFd === "function" ? addon.dupFd : undefined;
 
 /**
  * Whether the edge sends through the addon (BERTH_NATIVE_SEND, parsed by env.ts). One setting per

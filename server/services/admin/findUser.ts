@@ -10,7 +10,7 @@ type Ctx = Pick<AppContext, "db" | "env">;
 export async function requireUserById(ctx: Ctx, userId: string): Promise<AdminUser> {
   const row = await getAdminUserById(ctx.db, userId);
   if (!row) throw new AppError("user_not_found", 404, "User not found");
-  return presentAdminUser(row, ctx.env.adminEmails);
+  return presentAdminUser(row, ctx.env);
 }
 
 export async function requireUserByEmail(ctx: Ctx, email: string): Promise<AdminUser> {

@@ -14,5 +14,5 @@ export async function listUsers(
     listAdminUsers(ctx.db, { search, limit: ADMIN_PAGE_SIZE, offset: (page - 1) * ADMIN_PAGE_SIZE }),
     countAdminUsers(ctx.db, search),
   ]);
-  return { users: rows.map((row) => presentAdminUser(row, ctx.env.adminEmails)), total, page, pageSize: ADMIN_PAGE_SIZE };
+  return { users: rows.map((row) => presentAdminUser(row, ctx.env)), total, page, pageSize: ADMIN_PAGE_SIZE };
 }

@@ -3,19 +3,19 @@
 // data directory. Either way they call the same services as the admin API.
 import { z } from "zod";
 import type { AdminUser, AdminUsersResponse } from "../../../common/admin";
-import { PLANS } from "../../../common/plans";
 import type { AppContext } from "../../context";
 import { deleteUser } from "./deleteUser";
 import { requireUserByEmail } from "./findUser";
 import { listUsers } from "./listUsers";
 import { sendPasswordReset } from "./sendPasswordReset";
 import { updateUser } from "./updateUser";
+import { planById } from "../planPolicy";
 
 const email = z.string().min(1).max(320);
 
 export const AdminCommand = z.discriminatedUnion("command", [
   z.object({ command: z.literal("list-users"), search: z.string().max(200).optional(), page: z.number().int().min(1).optional() }),
-  z.object({ command: z.literal("set-plan"), email, plan: z.enum(["free", "pro"]) }),
+  z.object({ command: z.literal("set-plan"), email, plan: z.string().min(1).max(64) }),
   z.object({ command: z.literal("ban"), email }),
   z.object({ command: z.literal("unban"), email }),
   z.object({ command: z.literal("promote"), email }),
@@ -28,7 +28,7 @@ export type AdminCommand = z.infer<typeof AdminCommand>;
 export type AdminCommandResult =
   { kind: "users"; users: AdminUsersResponse } | { kind: "user"; user: AdminUser; message: string } | { kind: "done"; message: string };
 
-export type CommandContext = Pick<AppContext, "db" | "env" | "events" | "log" | "blobs" | "auth">;
+export type CommandContext = Pick<AppContext, "db" | "env" | "plans" | "events" | "log" | "blobs" | "auth">;
 
 /** The operator at the terminal acts as no user: the rules about oneself do not apply to them. */
 const OPERATOR = undefined;
@@ -42,7 +42,7 @@ export async function runAdminCommand(ctx: CommandContext, command: AdminCommand
   switch (command.command) {
     case "set-plan": {
       const user = await changed({ plan: command.plan });
-      return { kind: "user", user, message: `${user.email} is now on the ${PLANS[command.plan].name} plan.` };
+      return { kind: "user", user, message: `${user.email} is now on the ${planById(ctx.plans, user.plan).name} plan.` };
     }
     case "ban": {
       const user = await changed({ banned: true });

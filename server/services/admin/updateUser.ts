@@ -1,19 +1,26 @@
 // Sets a user's plan, bans or unbans them, promotes or demotes them: PATCH /api/admin/users/:id
 // and the CLI's set-plan, ban, unban, promote and demote.
 import type { AdminUser, AdminUserUpdate } from "../../../common/admin";
+import { findPlan } from "../../../common/plans";
 import type { AppContext } from "../../context";
 import { deleteSessionsOfUser, subdomainsOfUser, updateAdminFields } from "../../db/repositories/adminUsers";
 import { AppError } from "../../errors";
+import { noticePlanChanged } from "../notifications/accountNotices";
 import { requireUserById } from "./findUser";
 import { assertAllowed, type ActorId } from "./rules";
 
 export async function updateUser(
-  ctx: Pick<AppContext, "db" | "env" | "events" | "log">,
+  ctx: Pick<AppContext, "db" | "plans" | "env" | "events" | "log">,
   actorId: ActorId,
   userId: string,
   update: AdminUserUpdate,
   now = new Date(),
 ): Promise<AdminUser> {
+  // Any of the server's plans (BERTH_PLANS_FILE's ids), and no other: the CLI and the API alike.
+  if (update.plan !== undefined && !findPlan(ctx.plans, update.plan)) {
+    const ids = ctx.plans.plans.map((plan) => plan.id).join(", ");
+    throw new AppError("unknown_plan", 400, `There is no plan "${update.plan}" on this server. Its plans are: ${ids}.`);
+  }
   const target = await requireUserById(ctx, userId);
   // Every rule is checked before anything changes, so a refused request changes nothing.
   if (update.banned === true) assertAllowed("ban", actorId, target);
@@ -31,6 +38,12 @@ export async function updateUser(
     for (const site of await subdomainsOfUser(ctx.db, userId)) {
       ctx.events.emit("site", { userId, siteId: site.id, subdomain: site.subdomain });
     }
+  }
+  if (update.plan !== undefined && update.plan !== target.plan) {
+    // The change is made; a notice that cannot be written is logged, not the operator's error.
+    await noticePlanChanged(ctx, userId, update.plan).catch((error: unknown) =>
+      ctx.log.error({ err: error, userId }, "could not add the plan-changed notice"),
+    );
   }
   ctx.log.info({ userId, email: target.email, update, by: actorId ?? "operator" }, "admin updated a user");
   return requireUserById(ctx, userId);

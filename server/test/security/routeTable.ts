@@ -10,7 +10,7 @@ import { htmlFile, multipartBody, type UploadPart } from "../sites";
 import { png, pngOfSize } from "../avatars";
 import type { TestClient } from "../support";
 import { bytesOf, digestTarOf, manifestOf } from "../deploys";
-import { deployFilesOf, missingFileOf, TENANT_WEBHOOK_URL, type Ids } from "./tenants";
+import { deployFilesOf, missingFileOf, TENANT_ENV, TENANT_WEBHOOK_URL, type Ids } from "./tenants";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -33,7 +33,8 @@ export async function collectRoutes(): Promise<Route[]> {
       seen.push({ method: method as Method, url, key: `${method} ${url}`, params: [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!) });
     }
   };
-  const server = await getTestServer("pglite", { app: { onRoute } });
+  // With the routes that only some settings add (GET /metrics), so that they are judged too.
+  const server = await getTestServer("pglite", { app: { onRoute }, env: TENANT_ENV });
   await server.close();
   return seen;
 }
@@ -60,6 +61,12 @@ export const PUBLIC_ROUTES = new Set([
   "POST /api/cli/login/poll",
 ]);
 
+/**
+ * Routes for the operator's own bearer secret, not a user's: Prometheus' scrape with
+ * BERTH_METRICS_TOKEN. Anyone without it, a user's API token included, gets 401.
+ */
+export const OPERATOR_TOKEN_ROUTES = new Set(["GET /metrics"]);
+
 /** Only admins; everyone else gets the same 404 as an unknown route. */
 export const isAdminRoute = (route: Route) => route.url.startsWith("/api/admin/");
 
@@ -76,11 +83,15 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "GET /api/stats": "read",
   "GET /api/sites/:siteId/deployments": "read",
   "GET /api/sites/:siteId/files": "read",
+  "GET /api/sites/:siteId/files/manifest": "read",
   "GET /api/sites/:siteId/files/:fileId/download": "read",
   "GET /api/sites/:siteId/analytics": "read",
   "POST /api/sites/:siteId/deployments": "deploy",
   "POST /api/sites/:siteId/deployments/:deploymentId/rollback": "deploy",
   "POST /api/sites/:siteId/deployments/:deploymentId/promote": "deploy",
+  "GET /api/sites/:siteId/deployments/:deploymentId/check": "read",
+  "POST /api/sites/:siteId/deployments/:deploymentId/check/fix-case": "deploy",
+  "POST /api/sites/:siteId/deployments/:deploymentId/check/use-index": "deploy",
   "GET /api/sites/:siteId/deploys/:deployId": "read",
   "POST /api/sites/:siteId/deploys": "deploy",
   "PUT /api/sites/:siteId/deploys/:deployId/files/:sha256": "deploy",
@@ -89,6 +100,14 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "POST /api/sites/:siteId/files": "deploy",
   "POST /api/sites/:siteId/folders": "deploy",
   "DELETE /api/sites/:siteId/files/:fileId": "deploy",
+  // History: reading it is reading files; a restore publishes, as every change in the Files tab does.
+  "GET /api/sites/:siteId/history": "read",
+  "GET /api/sites/:siteId/history/deleted": "read",
+  "GET /api/sites/:siteId/history/live-periods": "read",
+  "GET /api/sites/:siteId/deployments/:deploymentId/download": "read",
+  "GET /api/sites/:siteId/compare": "read",
+  "POST /api/sites/:siteId/history/restore": "deploy",
+  "POST /api/sites/:siteId/history/restore-at": "deploy",
   "POST /api/subdomains/reserve": "full",
   "POST /api/sites": "full",
   "PATCH /api/sites/:siteId": "full",
@@ -115,6 +134,9 @@ export const TOKEN_PERMISSIONS: Record<string, ApiTokenPermission> = {
   "DELETE /api/webhooks/:webhookId": "full",
   "POST /api/webhooks/:webhookId/deliveries/:deliveryId/redeliver": "full",
   "POST /api/webhooks/:webhookId/test": "full",
+  // The feed: a script may watch what happened; marking read is the person's, from a session.
+  "GET /api/notifications": "read",
+  "GET /api/notifications/unread-count": "read",
   // Who the token acts for: any token may ask, a one-site token too (it names no other site).
   "GET /api/whoami": "read",
 };
@@ -146,7 +168,10 @@ export const PARAM_IDS: Record<string, keyof Ids> = {
   webhookId: "webhookId",
   deliveryId: "deliveryId",
   userCode: "userCode",
+  notificationId: "notificationId",
   id: "userId",
+  messageId: "messageId",
+  requestId: "upgradeRequestId",
 };
 
 /** better-auth's state-changing endpoints behind POST /api/auth/*, with bodies that would work. */
@@ -183,6 +208,9 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "PUT /api/me/avatar": () => ({ form: { fields: {}, file: png(pngOfSize(300, 250)) } }),
   "PUT /api/me/notifications": () => ({ json: { deployFailed: false, domainActive: false, weeklySummary: true } }),
   "POST /api/me/sessions/revoke-others": () => ({ json: {} }),
+  "PUT /api/me/notifications/channels": () => ({ json: { channels: { deploy_succeeded: { feed: false, email: true } } } }),
+  "POST /api/notifications/:notificationId/read": () => ({ json: {} }),
+  "POST /api/notifications/read-all": () => ({ json: {} }),
   "POST /api/subdomains/reserve": () => ({ json: {} }),
   "POST /api/sites": (ids) => ({ form: { fields: { name: "New site", subdomain: ids.reservedSubdomain }, file: htmlFile() } }),
   "PATCH /api/sites/:siteId": () => ({ json: { name: "Renamed", description: "Changed" } }),
@@ -196,6 +224,11 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "POST /api/sites/:siteId/deployments": () => ({ json: {} }),
   "POST /api/sites/:siteId/deployments/:deploymentId/rollback": () => ({ json: {} }),
   "POST /api/sites/:siteId/deployments/:deploymentId/promote": () => ({ json: {} }),
+  "POST /api/sites/:siteId/history/restore": (ids) => ({ json: { deploymentId: ids.deploymentId, path: "index.html" } }),
+  "POST /api/sites/:siteId/history/restore-at": () => ({ json: { at: new Date().toISOString() } }),
+  "POST /api/sites/:siteId/deployments/:deploymentId/check/fix-case": () => ({ json: {} }),
+  // The page checkedSiteIds (tenants.ts) publishes without an index.html.
+  "POST /api/sites/:siteId/deployments/:deploymentId/check/use-index": () => ({ json: { path: "Home.html" } }),
   "POST /api/sites/:siteId/deploys": (ids) => ({ json: { files: manifestOf(deployFilesOf(ids.siteId)), message: "From the matrix" } }),
   "PUT /api/sites/:siteId/deploys/:deployId/files/:sha256": (ids) => ({
     raw: { body: bytesOf(missingFileOf(ids.siteId).content), contentType: "application/octet-stream" },
@@ -218,17 +251,39 @@ export const SHAPES: Record<string, (ids: Ids) => Shape> = {
   "POST /api/tokens": (ids) => ({ json: { name: "Deploy from CI", permission: "deploy", siteId: ids.siteId, expiresInDays: 30 } }),
   "PATCH /api/admin/users/:id": () => ({ json: { plan: "pro", banned: true } }),
   "POST /api/admin/users/:id/password-reset": () => ({ json: {} }),
+  "POST /api/support": () => ({ json: { subject: "Help", message: "How do I add a domain?" } }),
+  // The plan asked for is the route's own field: the one plan above Free, so a stray "plan" cannot win.
+  "POST /api/upgrade-request": () => ({ json: { plan: "pro" } }),
+  "PATCH /api/admin/messages/:messageId": () => ({ json: { handled: true } }),
+  "POST /api/admin/messages/:messageId/reply": () => ({ json: { message: "Thanks, it is fixed." } }),
+  "POST /api/admin/upgrade-requests/:requestId/answer": () => ({ json: { decision: "approve" } }),
+};
+
+/** The query a route needs to succeed (the rest read theirs as optional): added by pathOf. */
+export const QUERIES: Record<string, (ids: Ids) => Record<string, string>> = {
+  // The site kit's version 1 has index.html.
+  "GET /api/sites/:siteId/deployments/:deploymentId/download": () => ({ path: "index.html" }),
 };
 
 export const hasBody = (method: Method) => method === "POST" || method === "PUT" || method === "PATCH";
 
-/** The route's path with each parameter taken from `ids` (or from `override` for the first one). */
+/**
+ * The route's path with each parameter taken from `ids` (or from `override` for the first one),
+ * and the query it needs (QUERIES); add to it with withQuery.
+ */
 export function pathOf(route: Route, ids: Ids, firstFrom: Ids = ids): string {
-  return route.url.replace(/:(\w+)/g, (_match, name: string) => {
+  const path = route.url.replace(/:(\w+)/g, (_match, name: string) => {
     const key = PARAM_IDS[name];
     if (!key) throw new Error(`${route.key}: no decision for the path parameter :${name} (add it to PARAM_IDS)`);
     return encodeURIComponent(String((name === route.params[0] ? firstFrom : ids)[key]));
   });
+  const query = QUERIES[route.key];
+  return query ? withQuery(path, query(ids)) : path;
+}
+
+/** The URL with these parameters added to its query. */
+export function withQuery(url: string, params: Record<string, string>): string {
+  return url + (url.includes("?") ? "&" : "?") + new URLSearchParams(params).toString();
 }
 
 export function shapeOf(route: Route, ids: Ids): Shape {

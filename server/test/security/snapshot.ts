@@ -65,6 +65,8 @@ export async function snapshotOfUser(server: TestServer, userId: string): Promis
 }
 
 async function collect(server: TestServer, userId: string | undefined): Promise<Snapshot> {
+  // The notices earlier calls set off are written after their answers: count them as those calls'.
+  await server.notices.settled();
   const tables = await tablesWithColumns(server);
   const user = userId === undefined ? "" : `'${userId.replace(/'/g, "''")}'`;
   const parts: string[] = [];

@@ -1,8 +1,10 @@
 // Accounts with one of everything, made through the real API: the owners, strangers and banned
 // users of the security tests, and the ids an attacker would put in a path, a query or a body.
+import { runDueChecks } from "../../services/runDeploymentChecks";
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { profiles } from "../../db/schema";
+import { desc, eq } from "drizzle-orm";
+import { contactMessages, notifications, profiles, upgradeRequests } from "../../db/schema";
+import { notify } from "../../services/notifications/notify";
 import { buildUser, setPlan, type BuiltUser } from "../factories";
 import { addDomainTo } from "../domains";
 import { createSiteWith, htmlFile, postMultipart } from "../sites";
@@ -49,6 +51,12 @@ export interface Ids extends SiteKit {
   deliveryId: string;
   /** A CLI sign-in request the tenant approved: nobody else may see or answer it. */
   userCode: string;
+  /** A support message the tenant sent from the help page (only admins read it). */
+  messageId: string;
+  /** The tenant's request for Pro, made while on Free and still pending (only admins answer it). */
+  upgradeRequestId: string;
+  /** A notice in the tenant's feed. */
+  notificationId: string;
 }
 
 /**
@@ -58,8 +66,11 @@ export interface Ids extends SiteKit {
  */
 export const TENANT_WEBHOOK_URL = "http://127.0.0.1:9/berth-webhook";
 
-/** The settings a server needs for tenant(): webhooks to TENANT_WEBHOOK_URL. */
-export const TENANT_ENV = { BERTH_WEBHOOK_ALLOW_PRIVATE: "true" } as const;
+/**
+ * The settings a server needs for tenant(): webhooks to TENANT_WEBHOOK_URL; and the metrics token,
+ * so that the security suites judge GET /metrics too.
+ */
+export const TENANT_ENV = { BERTH_WEBHOOK_ALLOW_PRIVATE: "true", BERTH_METRICS_TOKEN: "security-suite-metrics-token" } as const;
 
 export interface Tenant {
   client: TestClient;
@@ -123,8 +134,9 @@ export async function siteKit(client: TestClient, userId: string): Promise<SiteK
 /** A verified, signed-in Pro user with a picture, a reserved subdomain, a site kit, an API token and a webhook (the server needs TENANT_ENV). */
 export async function tenant(server: TestServer, overrides: Parameters<typeof buildUser>[1] = {}): Promise<Tenant> {
   const user = await buildUser(server, overrides);
-  await setPlan(server, user.id, "pro");
   const client = await signIn(server, user);
+  const upgradeRequestId = await requestPro(client);
+  await setPlan(server, user.id, "pro");
   fill += 1;
   const avatar = await uploadAvatar(client, png(pngOfSize(200, fill)));
   if (avatar.statusCode !== 200) throw new Error(`avatar failed: ${avatar.body}`);
@@ -142,8 +154,38 @@ export async function tenant(server: TestServer, overrides: Parameters<typeof bu
       tokenId: await createTokenId(client),
       ...(await createWebhookIds(client, kit.siteId)),
       userCode: await approvedUserCode(server, client),
+      messageId: await supportMessageId(server, client, user.id),
+      upgradeRequestId,
+      notificationId: await noticeFor(server, user.id),
     },
   };
+}
+
+/** Asks for Pro as `client`'s (Free) user: the request's id. */
+export async function requestPro(client: TestClient): Promise<string> {
+  const response = await client.post("/api/upgrade-request", {});
+  if (response.statusCode !== 201) throw new Error(`upgrade request failed: ${response.body}`);
+  return response.json<{ id: string }>().id;
+}
+
+/** Sends a support message as `client`'s user: its id. */
+export async function supportMessageId(server: TestServer, client: TestClient, userId: string): Promise<string> {
+  const response = await client.post("/api/support", { subject: "Help", message: `A question from ${userId}` });
+  if (response.statusCode !== 200) throw new Error(`support message failed: ${response.body}`);
+  const [row] = await server.ctx.db.select({ id: contactMessages.id }).from(contactMessages).where(eq(contactMessages.user_id, userId));
+  return row!.id;
+}
+
+/** A new notice in the user's feed, with a marker in its title: its id. */
+export async function noticeFor(server: TestServer, userId: string): Promise<string> {
+  await notify(server.ctx, { userId, kind: "support_message", title: `A notice for ${markerOf(userId)}` });
+  const [row] = await server.ctx.db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(eq(notifications.user_id, userId))
+    .orderBy(desc(notifications.created_at))
+    .limit(1);
+  return row!.id;
 }
 
 /** A new webhook of `client`'s user for `siteId`, with one queued delivery: their ids. */
@@ -186,8 +228,17 @@ export async function createTokenId(client: TestClient): Promise<string> {
  */
 export async function ownerCallIds(server: TestServer, owner: Tenant, route: Route, shared: { kit?: SiteKit }): Promise<Ids> {
   let ids: Ids = owner.ids;
+  // Asking for Pro takes a Free account without an open request; every other call wants Pro.
+  if (route.key === "POST /api/upgrade-request") {
+    await setPlan(server, owner.user.id, "free");
+    await server.ctx.db.update(upgradeRequests).set({ status: "declined" }).where(eq(upgradeRequests.user_id, owner.user.id));
+  } else await setPlan(server, owner.user.id, "pro");
+  // Answering a request uses it up: a new Free user's, each time.
+  if (route.key === "POST /api/admin/upgrade-requests/:requestId/answer") {
+    ids = { ...ids, upgradeRequestId: await requestPro(await signIn(server, await buildUser(server))) };
+  }
   if (route.params.includes("siteId") || route.params.includes("domainId")) {
-    const consumes = route.method === "DELETE" || /\/(restore|rollback|promote|publish)$/.test(route.url);
+    const consumes = route.method === "DELETE" || /\/(restore|restore-at|rollback|promote|publish|fix-case|use-index)$/.test(route.url);
     const kit = consumes ? await siteKit(owner.client, owner.user.id) : (shared.kit ??= await siteKit(owner.client, owner.user.id));
     ids = { ...ids, ...kit };
   }
@@ -202,6 +253,8 @@ export async function ownerCallIds(server: TestServer, owner: Tenant, route: Rou
     const { published } = await deployFiles(owner.client, ids.siteId, [{ path: "index.html", content: "<p>a draft</p>" }], { draft: true });
     ids = { ...ids, deploymentId: published.deployment!.id };
   }
+  // A fix needs a live version whose check found what it fixes.
+  if (route.url.includes("/check/")) ids = { ...ids, deploymentId: await checkedProblemVersion(server, owner.client, ids.siteId) };
   if (route.key === "DELETE /api/tokens/:tokenId") ids = { ...ids, tokenId: await createTokenId(owner.client) };
   if (route.key === "DELETE /api/webhooks/:webhookId") ids = { ...ids, ...(await createWebhookIds(owner.client, ids.siteId)) };
   if (route.key === "DELETE /api/me/sessions/:sessionId") ids = { ...ids, sessionId: await currentSessionId(await signIn(server, owner.user)) };
@@ -215,4 +268,15 @@ export async function setBanned(server: TestServer, userId: string, banned: bool
     .update(profiles)
     .set({ banned_at: banned ? new Date() : null })
     .where(eq(profiles.id, userId));
+}
+
+/** Publishes a version with a case mismatch and no index.html to the site and runs its check: the version's id. */
+export async function checkedProblemVersion(server: TestServer, client: TestClient, siteId: string): Promise<string> {
+  const { published } = await deployFiles(client, siteId, [
+    { path: "Home.html", content: '<img src="logo.png">' },
+    { path: "Logo.png", content: "not really a png" },
+  ]);
+  const deploymentId = published.deployment!.id;
+  while ((await runDueChecks(server.ctx)) > 0);
+  return deploymentId;
 }

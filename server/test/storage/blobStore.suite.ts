@@ -216,6 +216,31 @@ export function describeBlobStore(name: string, makeStore: () => Promise<BlobSto
       expect(await readAll(await store.get(sha256Of(bytes)))).toEqual(bytes);
     });
 
+    it("stores a batch of buffers, in order, each digest once", async () => {
+      const kept = await store.put(Readable.from([Buffer.from("stored before")]), { maxBytes: 100 });
+      const fresh = Array.from({ length: 40 }, (_, i) => randomBytes(100 + i * 37));
+      const batch = [...fresh, Buffer.from("stored before"), fresh[3]!, Buffer.alloc(0)];
+      const results = await store.putBuffers(batch);
+      expect(results.map((r) => [r.sha256, r.size])).toEqual(batch.map((b) => [sha256Of(b), b.length]));
+      // New bytes are created once; bytes already stored, and a digest's second copy, are not.
+      expect(results.slice(0, 40).every((r) => r.created)).toBe(true);
+      expect(results.slice(40, 42).map((r) => r.created)).toEqual([false, false]);
+      expect(results[42]!.created).toBe(true);
+      const expected = [...new Set([kept.sha256, ...batch.map(sha256Of)])].sort();
+      await expectNothingLeft(expected);
+      for (const bytes of batch) expect(await readAll(await store.get(sha256Of(bytes)))).toEqual(bytes);
+      expect(await store.putBuffers([])).toEqual([]);
+    });
+
+    it("lets a batch and single puts of the same bytes race to one blob", async () => {
+      const shared = randomBytes(4096);
+      const [batch, single] = await Promise.all([store.putBuffers([shared, randomBytes(10)]), store.put(Readable.from([shared]), { maxBytes: MB })]);
+      expect(batch[0]!.sha256).toBe(single.sha256);
+      expect([batch[0]!.created, single.created]).toContain(true);
+      expect(await readAll(await store.get(single.sha256))).toEqual(shared);
+      if (fixture.temporaries) expect(await fixture.temporaries()).toEqual([]);
+    });
+
     it("lists every blob", async () => {
       const stored = await Promise.all(["one", "two", "three"].map((text) => store.put(Readable.from([Buffer.from(text)]), { maxBytes: 10 })));
       const listed = await listAll(store);

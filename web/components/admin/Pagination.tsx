@@ -10,17 +10,19 @@ export function Pagination({
   shown,
   total,
   onPage,
+  label = "Pages of users",
 }: {
   page: number;
   pageSize: number;
   shown: number;
   total: number;
   onPage: (page: number) => void;
+  label?: string;
 }) {
   const { from, to } = pageRange(page, pageSize, shown, total);
   const last = pageCount(total, pageSize);
   return (
-    <nav aria-label="Pages of users" className="flex items-center justify-between gap-3">
+    <nav aria-label={label} className="flex items-center justify-between gap-3">
       <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
         {ADMIN_TEXT.range(from, to, total)}
       </p>

@@ -4,11 +4,12 @@ import type { ReactNode } from "react";
 import { DropdownMenu as MenuPrimitive } from "radix-ui";
 import { Ban, Check, CircleCheck, Mail, MoreHorizontal, ShieldCheck, ShieldOff, Trash2 } from "lucide-react";
 import type { AdminUser } from "../../../common/admin";
-import { formatPlanBytes, PLANS, type PlanId } from "../../../common/plans";
+import { formatPlanLimit, type PlanId } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { Button } from "../ui/Button";
 import { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from "../ui/Menu";
 import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/Tooltip";
+import { usePlans } from "../../lib/usePlans";
 import { blockedReason, type AdminAction } from "./adminUsers";
 
 export type UserCommand =
@@ -18,8 +19,6 @@ export type UserCommand =
   | { kind: "admin"; isAdmin: boolean }
   | { kind: "passwordReset" }
   | { kind: "delete" };
-
-const PLAN_IDS = Object.keys(PLANS) as PlanId[];
 
 /** A disabled item explains itself: a tooltip on hover, and a line under it for everyone else. */
 function Explained({ reason, children }: { reason: "self" | "config" | null; children: ReactNode }) {
@@ -49,6 +48,7 @@ export function UserActionsMenu({
   const isSelf = reason("plan") === "self";
   const run = (command: UserCommand) => onCommand(user, command);
   const banned = user.bannedAt !== null;
+  const plans = usePlans()?.plans ?? [];
 
   return (
     <Menu modal={false}>
@@ -72,13 +72,13 @@ export function UserActionsMenu({
         <MenuPrimitive.RadioGroup
           value={user.plan}
           onValueChange={(plan) => {
-            if (plan !== user.plan) run({ kind: "plan", plan: plan as PlanId });
+            if (plan !== user.plan) run({ kind: "plan", plan });
           }}
         >
-          {PLAN_IDS.map((plan) => (
+          {plans.map((plan) => (
             <MenuPrimitive.RadioItem
-              key={plan}
-              value={plan}
+              key={plan.id}
+              value={plan.id}
               disabled={isSelf}
               className="flex cursor-pointer select-none items-center gap-2 rounded-md px-2.5 py-2 text-sm outline-none data-[disabled]:pointer-events-none data-[disabled]:opacity-50 data-[highlighted]:bg-accent data-[highlighted]:text-accent-foreground"
             >
@@ -87,8 +87,8 @@ export function UserActionsMenu({
                   <Check className="size-4 text-primary" aria-hidden />
                 </MenuPrimitive.ItemIndicator>
               </span>
-              <span className="flex-1">{PLANS[plan].name}</span>
-              <span className="text-xs text-muted-foreground">{formatPlanBytes(PLANS[plan].storageBytes)}</span>
+              <span className="flex-1">{plan.name}</span>
+              <span className="text-xs text-muted-foreground">{formatPlanLimit(plan.storageBytes)}</span>
             </MenuPrimitive.RadioItem>
           ))}
         </MenuPrimitive.RadioGroup>

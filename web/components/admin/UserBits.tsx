@@ -2,9 +2,10 @@
 import { ShieldCheck } from "lucide-react";
 import type { AdminUser } from "../../../common/admin";
 import { formatBytes } from "../../../common/format";
-import { formatPlanBytes, PLANS } from "../../../common/plans";
+import { findPlan, formatPlanBytes } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
+import { usePlans } from "../../lib/usePlans";
 import { initialFor } from "../dashboard/userDisplay";
 import { usageBarWidth, usagePercent } from "../sites/usage";
 
@@ -58,13 +59,16 @@ export function AdminBadge() {
   );
 }
 
+/** The plan's name; any plan but the default one stands out. */
 export function PlanBadge({ plan }: { plan: AdminUser["plan"] }) {
+  const plans = usePlans();
+  const standsOut = plans !== undefined && plan !== plans.defaultPlan;
   return (
     <span
-      className={cn(PILL, plan === "pro" ? "border-primary/25 bg-primary/10 text-primary" : "border-border bg-muted text-muted-foreground")}
+      className={cn(PILL, standsOut ? "border-primary/25 bg-primary/10 text-primary" : "border-border bg-muted text-muted-foreground")}
       data-testid="plan-badge"
     >
-      {PLANS[plan].name}
+      {(plans && findPlan(plans, plan)?.name) ?? plan}
     </span>
   );
 }
@@ -89,13 +93,16 @@ export function StatusBadge({ user }: { user: AdminUser }) {
 
 /** "12.5 MB of 500 MB" over (or, in a row, beside) a thin bar that turns red near the quota. */
 export function StorageUsage({ user, row = false }: { user: AdminUser; row?: boolean }) {
-  const quota = PLANS[user.plan].storageBytes;
-  const percent = usagePercent(user.storageBytes, quota);
+  const plans = usePlans();
+  const plan = plans && findPlan(plans, user.plan);
+  // Unknown until the plans arrive; none for an unlimited plan, which shows no bar.
+  const quota = plan?.storageBytes ?? null;
+  const percent = quota === null ? 0 : usagePercent(user.storageBytes, quota);
   return (
     <div className={cn("flex", row ? "min-w-0 items-center gap-3" : "min-w-32 flex-col gap-1.5")}>
       <span className="text-sm whitespace-nowrap tabular-nums">
         {formatBytes(user.storageBytes)}
-        <span className="text-muted-foreground"> of {formatPlanBytes(quota)}</span>
+        {plan && <span className="text-muted-foreground">{quota === null ? " · no limit" : ` of ${formatPlanBytes(quota)}`}</span>}
       </span>
       <span
         className={cn("h-1.5 overflow-hidden rounded-full bg-muted", row ? "min-w-12 flex-1" : "w-full max-w-40")}
@@ -107,7 +114,7 @@ export function StorageUsage({ user, row = false }: { user: AdminUser; row?: boo
       >
         <span
           className={cn("block h-full rounded-full", percent >= 90 ? "bg-destructive" : "bg-primary")}
-          style={{ width: `${usageBarWidth(user.storageBytes, quota)}%` }}
+          style={{ width: `${quota === null ? 0 : usageBarWidth(user.storageBytes, quota)}%` }}
         />
       </span>
     </div>

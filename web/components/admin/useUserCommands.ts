@@ -5,19 +5,21 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import type { AdminUser, AdminUserUpdate } from "../../../common/admin";
-import { PLANS } from "../../../common/plans";
+import { findPlan, type PlanCatalog } from "../../../common/plans";
 import { ADMIN_TEXT } from "../../../common/texts";
 import { useDeleteAdminUser, useSendPasswordReset, useUpdateAdminUser } from "../../lib/adminQueries";
 import type { UserCommand } from "./UserActionsMenu";
 import { errorDescription } from "../../lib/api";
+import { usePlans } from "../../lib/usePlans";
 
-function successTitle(update: AdminUserUpdate): string {
-  if (update.plan) return ADMIN_TEXT.planChanged(PLANS[update.plan].name);
+function successTitle(update: AdminUserUpdate, plans: PlanCatalog | undefined): string {
+  if (update.plan) return ADMIN_TEXT.planChanged((plans && findPlan(plans, update.plan)?.name) ?? update.plan);
   if (update.banned !== undefined) return update.banned ? ADMIN_TEXT.bannedToast : ADMIN_TEXT.unbannedToast;
   return update.isAdmin ? ADMIN_TEXT.promoted : ADMIN_TEXT.demoted;
 }
 
 export function useUserCommands() {
+  const plans = usePlans();
   const update = useUpdateAdminUser();
   const reset = useSendPasswordReset();
   const remove = useDeleteAdminUser();
@@ -26,7 +28,7 @@ export function useUserCommands() {
 
   function patch(user: AdminUser, changes: AdminUserUpdate) {
     void update.mutateAsync({ user, update: changes }).then(
-      (saved) => toast.success(successTitle(changes), { description: saved.email }),
+      (saved) => toast.success(successTitle(changes, plans), { description: saved.email }),
       (error: unknown) =>
         toast.error(ADMIN_TEXT.actionFailed, {
           description: errorDescription(error),

@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import { CheckCircle2, FileArchive, FileText, Globe } from "lucide-react";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { usePublicConfig } from "../../lib/usePublicConfig";
-import { BerthLogo } from "./BerthLogo";
+import { BerthLogo } from "../ui/BerthLogo";
 
 export function AuthLayout({
   title,

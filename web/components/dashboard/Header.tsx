@@ -1,7 +1,9 @@
 import { useState } from "react";
 import { Menu as MenuIcon, PanelLeftClose, PanelLeftOpen, Search, Sparkles } from "lucide-react";
 import { DASHBOARD_SHELL_TEXT as T, DASHBOARD_TEXT } from "../../../common/texts";
+import { findPlan, upgradeFor, upgradeTarget } from "../../../common/plans";
 import { useSession } from "../../lib/session";
+import { usePlans } from "../../lib/usePlans";
 import { SiteSearch } from "../sites/SiteSearch";
 import { Button } from "../ui/Button";
 import { Popover, PopoverContent, PopoverTrigger } from "../ui/Popover";
@@ -26,7 +28,9 @@ export function Header({
   onOpenMenu: () => void;
 }) {
   return (
-    <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-2 border-b bg-background/85 px-3 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:gap-3 sm:px-6">
+    // Below 640 px the greeting takes a second row, so neither it (with the user's name) nor the
+    // controls' labels are squeezed out of one 375 px line.
+    <header className="sticky top-0 z-30 flex shrink-0 flex-wrap items-center gap-x-2 border-b bg-background/85 px-3 py-2.5 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:h-16 sm:flex-nowrap sm:gap-3 sm:px-6 sm:py-0">
       <Button variant="ghost" size="icon" className="size-9 shrink-0 md:hidden" aria-label={T.openMenu} onClick={onOpenMenu}>
         <MenuIcon className="size-5" aria-hidden />
       </Button>
@@ -42,11 +46,11 @@ export function Header({
         {collapsed ? <PanelLeftOpen className="size-[18px]" aria-hidden /> : <PanelLeftClose className="size-[18px]" aria-hidden />}
       </Button>
       <div className="hidden h-6 w-px bg-border md:block" aria-hidden />
-      <div className="min-w-0 flex-1 pl-1">
+      <div className="order-last mt-1.5 w-full min-w-0 pl-1 sm:order-none sm:mt-0 sm:w-auto sm:flex-1">
         <Greeting name={name} />
       </div>
       <SiteSearch shortcut className="hidden w-64 lg:block xl:w-72" />
-      <div className="flex shrink-0 items-center gap-1 sm:gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-1 sm:ml-0 sm:gap-2">
         <PhoneSearch />
         <PlanButton />
         <NotificationsMenu />
@@ -73,28 +77,32 @@ function PhoneSearch() {
   );
 }
 
-/** 'Upgrade to Pro' for Free accounts; a quiet Pro badge (same plans dialog) once upgraded. */
+/**
+ * 'Upgrade to Pro' (the plan the server's plans offer) for accounts below it; a quiet badge with
+ * the plan's name (same plans dialog) for one offered nothing higher.
+ */
 function PlanButton() {
-  const plan = useSession().account?.plan;
-  if (plan === "pro") {
+  const planId = useSession().account?.plan;
+  const plans = usePlans();
+  if (!plans) return null;
+  const current = planId === undefined ? undefined : findPlan(plans, planId);
+  const offered = planId === undefined ? upgradeTarget(plans) : upgradeFor(plans, planId);
+  if (current && !offered) {
     return (
-      <UpgradeDialog currentPlan="pro">
-        <Button variant="outline" size="sm" className="h-9 gap-1.5 px-2.5 text-primary" aria-label="Pro plan">
+      <UpgradeDialog currentPlan={current.id}>
+        <Button variant="outline" size="sm" className="h-9 gap-1.5 px-2.5 text-primary" aria-label={`${current.name} plan`}>
           <Sparkles aria-hidden />
-          Pro
+          {current.name}
         </Button>
       </UpgradeDialog>
     );
   }
+  if (!offered) return null;
   return (
-    <UpgradeDialog currentPlan={plan}>
-      <Button
-        size="sm"
-        className="h-9 bg-gradient-to-r from-primary to-violet-600 px-2.5 shadow-sm shadow-primary/25 hover:opacity-95 sm:px-3.5"
-        aria-label={DASHBOARD_TEXT.upgrade}
-      >
+    <UpgradeDialog currentPlan={planId}>
+      <Button size="sm" className="h-9 bg-gradient-to-r from-primary to-violet-600 px-2.5 shadow-sm shadow-primary/25 hover:opacity-95 sm:px-3.5">
         <Sparkles aria-hidden />
-        <span className="hidden sm:inline">{DASHBOARD_TEXT.upgrade}</span>
+        {DASHBOARD_TEXT.upgrade(offered.name)}
       </Button>
     </UpgradeDialog>
   );

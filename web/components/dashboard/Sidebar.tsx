@@ -4,7 +4,7 @@ import { LogOut, type LucideIcon } from "lucide-react";
 import { DASHBOARD_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
-import { BerthLogo } from "../auth/BerthLogo";
+import { BerthLogo } from "../ui/BerthLogo";
 import { Tooltip, TooltipContent, TooltipTrigger } from "../ui/Tooltip";
 import { SECONDARY_NAV, mainNavFor, type NavItem } from "./nav";
 

@@ -47,7 +47,7 @@ export function FilePreview({ className }: { className?: string }) {
             </span>
           </div>
           <div className="mt-4 rounded-lg border border-dashed border-primary/30 bg-accent/50 px-4 py-4 text-center text-xs text-muted-foreground">
-            Drop an HTML file, a PDF or a .zip here
+            Drop an HTML file, a PDF, a .zip or a folder here
           </div>
           <ul className="mt-4 divide-y rounded-lg border">
             {LANDING_TEXT.filePreview.map(({ name, status }) => {

@@ -5,7 +5,7 @@ const STEPS = [
   {
     icon: UploadCloud,
     title: "Drop your file",
-    body: "Upload an HTML page, a PDF or a zipped static site. Archives are unpacked and served as a complete site.",
+    body: "Upload an HTML page or a PDF, or drop a static site's folder (or a zip of it), which is served as a complete site.",
   },
   {
     icon: Rocket,

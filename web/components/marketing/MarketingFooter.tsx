@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { usePublicConfig } from "../../lib/usePublicConfig";
-import { BerthLogo } from "./BerthLogo";
+import { BerthLogo } from "../ui/BerthLogo";
 import { ContactLinks, contactLines } from "./ContactLines";
 import { FOOTER_GROUPS } from "./links";
 import { Container } from "./Section";
@@ -16,9 +16,7 @@ export function MarketingFooter() {
       <Container className="py-14 sm:py-16">
         <div className="grid gap-10 md:grid-cols-[1.4fr_repeat(3,1fr)] md:gap-8">
           <div className="max-w-xs">
-            <Link to="/" aria-label={`${PRODUCT_NAME} home`} className="inline-block rounded-md">
-              <BerthLogo />
-            </Link>
+            <BerthLogo />
             <p className="mt-4 text-sm leading-relaxed text-muted-foreground">
               One-click hosting for HTML files, PDFs and zipped static sites. Open source and self-hostable.
             </p>

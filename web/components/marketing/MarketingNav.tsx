@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { Menu, X } from "lucide-react";
-import { LANDING_TEXT, PRODUCT_NAME } from "../../../common/texts";
+import { LANDING_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 import { Button } from "../ui/Button";
 import { AuthActions } from "./AuthActions";
-import { BerthLogo } from "./BerthLogo";
+import { BerthLogo } from "../ui/BerthLogo";
 import { MobileNavPanel } from "./MobileNavPanel";
 import { NavDropdown, navItemClass } from "./NavDropdown";
 import { isNavOpaque } from "./navScroll";
@@ -54,9 +54,7 @@ export function MarketingNav() {
         )}
       >
         <div className="mx-auto flex h-16 w-full max-w-6xl items-center gap-4 px-5 sm:px-6 lg:px-8">
-          <Link to="/" aria-label={`${PRODUCT_NAME} home`} className="rounded-md">
-            <BerthLogo />
-          </Link>
+          <BerthLogo />
 
           <nav aria-label="Main" className="ml-2 hidden items-center gap-0.5 md:flex lg:ml-6 lg:gap-1">
             <NavDropdown label={LANDING_TEXT.nav.features} links={FEATURE_LINKS} />

@@ -1,6 +1,6 @@
 // Where every marketing link goes. The menus' entries have fixed names but no fixed targets; each
 // one here lands on real content: a card or section of the landing page, or a section of /docs.
-import { Activity, BookOpen, Code2, Globe, Lock, Newspaper, RotateCcw, Sparkles, Terminal, Trophy, type LucideIcon } from "lucide-react";
+import { Activity, BookOpen, Code2, FileSearch, Globe, Lock, Newspaper, RotateCcw, Terminal, Trophy, type LucideIcon } from "lucide-react";
 import { LANDING_TEXT } from "../../../common/texts";
 
 export interface MarketingLink {
@@ -10,7 +10,7 @@ export interface MarketingLink {
   icon?: LucideIcon;
 }
 
-const [uptime, rollbacks, cdn, ai, devTools] = LANDING_TEXT.nav.featureItems;
+const [uptime, rollbacks, cdn, publishCheck, devTools] = LANDING_TEXT.nav.featureItems;
 const [blog, caseStudies, knowledgeBase, apiReference] = LANDING_TEXT.nav.resourceItems;
 
 /** One feature card on the landing page; the Features menu links to each by its id. */
@@ -41,15 +41,16 @@ export const FEATURES: Feature[] = [
     id: "cdn-integration",
     title: cdn,
     summary: "Cache-friendly delivery, worldwide",
-    body: "Sites are served with the cache headers and validators that CDNs understand, so you can put any CDN in front of Berth and pages load fast wherever visitors are.",
+    body: "Sites are served with the cache headers and validators that CDNs understand, so you can put any CDN in front of Berth and pages load fast wherever visitors are. The docs show how, purge after deploy included.",
     icon: Globe,
   },
   {
-    id: "ai-optimization",
-    title: ai,
-    summary: "Smart checks before you publish",
-    body: "Every upload is checked before it goes live. A missing index.html, a nested root folder or absolute asset paths are caught and explained, so a site works first time.",
-    icon: Sparkles,
+    // Says plainly what it is: a check of the files with rules, not anything learned.
+    id: "publish-check",
+    title: publishCheck,
+    summary: "Broken links and paths found after every publish",
+    body: "Each new version is checked as it goes live: links, images, scripts and styles that point at files it does not have, names that differ only in capital letters (fine on Windows and Mac, broken on a server), a missing index.html, links to your own computer and http:// resources an https page blocks. Each problem names its file and line; case mismatches and a missing index are fixed in one click.",
+    icon: FileSearch,
   },
   {
     id: "developer-tools",

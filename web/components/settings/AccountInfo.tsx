@@ -1,10 +1,11 @@
 // Account Information: the real e-mail, the plan (with the plans dialog) and the sign-up date.
 import type { ReactNode } from "react";
 import { Sparkles } from "lucide-react";
-import { PLANS } from "../../../common/plans";
+import { findPlan } from "../../../common/plans";
 import { SETTINGS_TEXT } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 import { useSession } from "../../lib/session";
+import { usePlans } from "../../lib/usePlans";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
 import { Button } from "../ui/Button";
 import { Card, CardContent, CardHeader, CardTitle } from "../ui/Card";
@@ -23,7 +24,8 @@ export function formatMemberSince(iso: string): string {
 
 export function AccountInfo() {
   const { user, account, memberSince } = useSession();
-  const plan = account ? PLANS[account.plan] : undefined;
+  const plans = usePlans();
+  const plan = account && plans ? findPlan(plans, account.plan) : undefined;
   return (
     <Card>
       <CardHeader className="pb-2">
@@ -40,7 +42,7 @@ export function AccountInfo() {
                 <span
                   className={cn(
                     "rounded-full px-2.5 py-0.5 text-xs font-medium",
-                    plan.id === "pro" ? "bg-primary text-primary-foreground" : "bg-muted text-foreground",
+                    plan.id !== plans?.defaultPlan ? "bg-primary text-primary-foreground" : "bg-muted text-foreground",
                   )}
                 >
                   {plan.name}

@@ -7,7 +7,7 @@ import { SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
 import type { SiteResponse, StatsResponse } from "../../../common/sites";
 import { useShareLinks } from "../../lib/queries";
 import { useNow } from "../../lib/useNow";
-import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
+import { PlanFeaturePrompt } from "../sites/detail/PlanFeaturePrompt";
 import { Button } from "../ui/Button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { LoadError } from "../ui/LoadError";
@@ -45,7 +45,7 @@ export function ShareLinksCard({ site, stats }: { site: SiteResponse; stats: Sta
       <CardContent className="p-0">
         {planId && !allowed && (
           <div className="px-4 py-4 not-last:border-b sm:px-6">
-            <ProFeaturePrompt feature="Share links are a Pro feature." action="Upgrade to Pro to share this site privately." planId={planId} />
+            <PlanFeaturePrompt feature="expiringLinks" planId={planId} />
           </div>
         )}
         {links.isPending ? (

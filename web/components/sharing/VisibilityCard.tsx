@@ -6,7 +6,7 @@ import { SHARE_LINK_UI_TEXT } from "../../../common/shareLinks";
 import type { SiteResponse, StatsResponse } from "../../../common/sites";
 import { cn } from "../../lib/cn";
 import { Switch } from "../settings/Switch";
-import { ProFeaturePrompt } from "../sites/detail/ProFeaturePrompt";
+import { PlanFeaturePrompt } from "../sites/detail/PlanFeaturePrompt";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Label } from "../ui/Label";
 import { useSetVisibility } from "./useShareLinkActions";
@@ -56,9 +56,7 @@ export function VisibilityCard({ site, stats }: { site: SiteResponse; stats: Sta
             aria-describedby="site-private-body"
           />
         </div>
-        {planId && !allowed ? (
-          <ProFeaturePrompt feature="Private sites are a Pro feature." action="Upgrade to Pro to make this site private." planId={planId} />
-        ) : null}
+        {planId && !allowed ? <PlanFeaturePrompt feature="privateSites" planId={planId} /> : null}
       </CardContent>
     </Card>
   );

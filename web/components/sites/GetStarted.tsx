@@ -11,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui
  * The per-file limit is the user's plan's, from GET /api/stats, named once it has arrived.
  */
 export function GetStarted({ sitesDomain, stats }: { sitesDomain: string; stats: StatsResponse | undefined }) {
-  const limit = stats ? ` — up to ${formatPlanBytes(stats.max_file_bytes)} per file on the ${stats.plan_name} plan` : "";
+  const limit = stats?.max_file_bytes ? ` — up to ${formatPlanBytes(stats.max_file_bytes)} per file on the ${stats.plan_name} plan` : "";
   const steps: { Icon: LucideIcon; title: string; body: string }[] = [
     {
       Icon: FolderPlus,

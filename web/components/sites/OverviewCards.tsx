@@ -1,15 +1,17 @@
 // The overview's side cards: the user's plan, tips, and help.
 import { Link } from "react-router";
 import { ArrowUpRight, BookOpen, FileArchive, KeyRound, Lightbulb, Link2, Share2, Sparkles, type LucideIcon } from "lucide-react";
-import { formatPlanBytes } from "../../../common/plans";
+import { formatPlanLimit } from "../../../common/plans";
 import type { StatsResponse } from "../../../common/sites";
 import { UpgradeDialog } from "../dashboard/UpgradeDialog";
 import { Button } from "../ui/Button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../ui/Card";
 import { Skeleton } from "../ui/Skeleton";
+import { usePlans } from "../../lib/usePlans";
 
 /** The plan the server reports (GET /api/stats); a skeleton until it is known. */
 export function PlanCard({ stats }: { stats: StatsResponse | undefined }) {
+  const plans = usePlans();
   return (
     <Card>
       <CardHeader className="pb-4">
@@ -18,7 +20,7 @@ export function PlanCard({ stats }: { stats: StatsResponse | undefined }) {
           {stats ? (
             <span
               className={
-                stats.plan === "pro"
+                stats.plan !== plans?.defaultPlan
                   ? "rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground"
                   : "rounded-full bg-muted px-2 py-0.5 text-xs font-medium text-muted-foreground"
               }
@@ -34,11 +36,11 @@ export function PlanCard({ stats }: { stats: StatsResponse | undefined }) {
         <dl className="grid grid-cols-2 gap-3 text-sm">
           <div className="rounded-lg bg-muted/60 p-3">
             <dt className="text-xs text-muted-foreground">Storage</dt>
-            <dd className="mt-0.5 font-semibold">{stats ? formatPlanBytes(stats.storage_quota) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
+            <dd className="mt-0.5 font-semibold">{stats ? formatPlanLimit(stats.storage_quota) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
           </div>
           <div className="rounded-lg bg-muted/60 p-3">
             <dt className="text-xs text-muted-foreground">Per file</dt>
-            <dd className="mt-0.5 font-semibold">{stats ? formatPlanBytes(stats.max_file_bytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
+            <dd className="mt-0.5 font-semibold">{stats ? formatPlanLimit(stats.max_file_bytes) : <Skeleton className="mt-1 h-4 w-14" />}</dd>
           </div>
         </dl>
         <UpgradeDialog currentPlan={stats?.plan}>
@@ -66,7 +68,7 @@ const TIPS: { Icon: LucideIcon; title: string; body: string; to?: string }[] = [
   {
     Icon: Link2,
     title: "Use your own domain",
-    body: "Serve a site on a domain you own, such as www.example.com, as well as on its own address (Pro).",
+    body: "Serve a site on a domain you own, such as www.example.com, as well as on its own address, on a plan with custom domains.",
     to: "/dashboard/domains",
   },
   {

@@ -48,7 +48,8 @@ export function StatCards({
   liveSites: number | undefined;
 }) {
   const dash = "—";
-  const percent = stats ? usagePercent(stats.storage_used, stats.storage_quota) : 0;
+  const quota = stats?.storage_quota ?? null;
+  const percent = stats && quota !== null ? usagePercent(stats.storage_used, quota) : 0;
   return (
     <section aria-label="Statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
       <StatCard
@@ -79,7 +80,10 @@ export function StatCards({
         label={DASHBOARD_TEXT.stats.storageUsed}
         loading={loading}
         footer={
-          stats && (
+          stats &&
+          (quota === null ? (
+            <p className="text-xs text-muted-foreground">Unlimited storage on the {stats.plan_name} plan</p>
+          ) : (
             <div>
               <div
                 role="progressbar"
@@ -92,15 +96,15 @@ export function StatCards({
                 <div
                   className={cn("h-full rounded-full", percent >= 90 ? "bg-destructive" : percent >= 75 ? "bg-warning" : "bg-primary")}
                   style={{
-                    width: `${usageBarWidth(stats.storage_used, stats.storage_quota)}%`,
+                    width: `${usageBarWidth(stats.storage_used, quota)}%`,
                   }}
                 />
               </div>
               <p className="mt-1.5 text-xs text-muted-foreground">
-                of {formatBytes(stats.storage_quota)} · {usageLabel(stats.storage_used, stats.storage_quota)}
+                of {formatBytes(quota)} · {usageLabel(stats.storage_used, quota)}
               </p>
             </div>
-          )
+          ))
         }
       >
         <p className={VALUE}>{stats ? formatBytes(stats.storage_used) : dash}</p>

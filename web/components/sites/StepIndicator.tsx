@@ -4,8 +4,8 @@ import { cn } from "../../lib/cn";
 export const WIZARD_STEPS = ["Basic Information", "Upload Content", "Deploy"] as const;
 
 /**
- * The wizard's three stages. The third, Deploy, has no screen of its own: it lights up while the
- * upload is being published, which is the only time the user is "in" it.
+ * The wizard's three stages. The third, Deploy, lights up while the upload is being published;
+ * once it is live all three are done and the wizard shows the site with its publish check.
  */
 export function StepIndicator({ current }: { current: number }) {
   return (

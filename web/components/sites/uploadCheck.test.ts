@@ -33,6 +33,9 @@ describe("checkUpload", () => {
       description: "Maximum file size is 50MB",
     });
     expect(checkUpload({ name: "big.pdf", type: "application/pdf", size: 300 * MB }, 250 * MB)?.description).toBe("Maximum file size is 250MB");
+    // A plan without a largest file (null) leaves the size to the server's storage check.
+    expect(checkUpload({ name: "big.pdf", type: "application/pdf", size: 3000 * MB }, null)).toBeNull();
+    expect(checkUpload({ name: "big.exe", type: "application/octet-stream", size: 1 }, null)?.title).toBe("Unsupported file type");
   });
 });
 

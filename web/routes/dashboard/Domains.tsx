@@ -9,7 +9,7 @@ import { AddDomainForm } from "../../components/domains/AddDomainForm";
 import { DomainList } from "../../components/domains/DomainList";
 import { sitesForDomains } from "../../components/domains/domains";
 import { useDomainEvents } from "../../components/domains/useDomainEvents";
-import { ProFeaturePrompt } from "../../components/sites/detail/ProFeaturePrompt";
+import { PlanFeaturePrompt } from "../../components/sites/detail/PlanFeaturePrompt";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/Card";
 import { Skeleton } from "../../components/ui/Skeleton";
 import { useDomains, useSites, useStats } from "../../lib/queries";
@@ -47,7 +47,7 @@ export function Domains() {
           {!planId || sites.isPending ? (
             <Skeleton className="h-[4.25rem] w-full" />
           ) : !stats.data?.features.customDomains ? (
-            <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={planId} />
+            <PlanFeaturePrompt feature="customDomains" planId={planId} />
           ) : sitesToChoose.length === 0 ? (
             <p className="text-sm text-muted-foreground">{DOMAIN_UI_TEXT.noSites}</p>
           ) : (

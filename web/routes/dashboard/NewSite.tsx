@@ -1,26 +1,36 @@
 // /dashboard/sites/new: the two-step wizard. Step 1 takes a name and shows the subdomain the
-// pool reserved on arrival; step 2 takes one file, and submitting creates and publishes the site
-// in one request (POST /api/sites), with the browser's real upload progress.
+// pool reserved on arrival; step 2 takes one file or one folder. A file: submitting creates and
+// publishes the site in one request (POST /api/sites), with the browser's real upload progress.
+// A folder: the site is created empty on the reserved subdomain, then the folder goes out through
+// the deploy API (folder/deployFolder.ts) as one deployment, with progress in files and bytes; if
+// that fails, the site stays (pending, nothing live) and pressing Create Site again publishes to
+// it. The last step, Deploy, shows the live site and its publish check, with a link to its page.
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { ArrowLeft, ArrowRight, Rocket } from "lucide-react";
-import { CreateSiteFields, SITE_TEXT, type ReserveSubdomainResponse, type SiteResponse } from "../../../common/sites";
+import { CreateSiteFields, SITE_TEXT, type ReserveSubdomainResponse, type SiteResponse, type UploadResponse } from "../../../common/sites";
 import { DASHBOARD_TEXT, PRODUCT_NAME } from "../../../common/texts";
-import { MAX_UPLOAD_BYTES } from "../../../common/uploads";
+import { FOLDER_TEXT, isZipUpload, MAX_UPLOAD_BYTES } from "../../../common/uploads";
 import { BasicInfoStep, type SubdomainState, type WizardFields } from "../../components/sites/BasicInfoStep";
-import { StepIndicator } from "../../components/sites/StepIndicator";
+import { StepIndicator, WIZARD_STEPS } from "../../components/sites/StepIndicator";
+import { CreatedStep } from "../../components/sites/CreatedStep";
 import { UploadStep } from "../../components/sites/UploadStep";
 import type { UploadPhase } from "../../components/sites/UploadProgress";
 import { upload as uploadSite } from "../../components/sites/createSite";
+import { deployFolder, type FolderPhase } from "../../components/sites/folder/deployFolder";
+import { FolderProblem, type PickedFolder } from "../../components/sites/folder/readFolder";
+import { useFolderReader } from "../../components/sites/folder/useFolderReader";
+import type { DroppedFolder } from "../../components/ui/DropZone";
 import { hostOf } from "../../components/sites/siteList";
 import { checkUpload } from "../../components/sites/uploadCheck";
-import { basicsProblem, FILE_REQUIRED, sitesHost } from "../../components/sites/wizard";
+import { basicsProblem, FILE_REQUIRED, sitesHost, type ToastText } from "../../components/sites/wizard";
 import { Button } from "../../components/ui/Button";
 import { api, ApiError, errorDescription } from "../../lib/api";
+import { uploadFile } from "../../lib/upload";
 import { queryKeys, useSites, useStats } from "../../lib/queries";
 import { usePublicConfig } from "../../lib/usePublicConfig";
 
@@ -33,12 +43,11 @@ const STEP_COPY = [
   },
   {
     title: "Upload Content",
-    body: "Add the file to publish. It goes live the moment the upload finishes.",
+    body: "Add the file or folder to publish. It goes live the moment the upload finishes.",
   },
 ] as const;
 
 export function NewSite() {
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState<0 | 1>(0);
   const {
@@ -54,7 +63,19 @@ export function NewSite() {
     shouldFocusError: false,
   });
   const [file, setFile] = useState<File | null>(null);
+  const [folder, setFolder] = useState<PickedFolder | null>(null);
+  const { reading, read } = useFolderReader((picked) => {
+    setFile(null);
+    setFolder(picked);
+  });
   const [phase, setPhase] = useState<UploadPhase | null>(null);
+  const [folderPhase, setFolderPhase] = useState<FolderPhase | null>(null);
+  // The site a folder's first try created: every later try publishes to it (its subdomain is
+  // bound now), and says so when it fails.
+  const [createdEmpty, setCreatedEmpty] = useState<SiteResponse | null>(null);
+  const [failure, setFailure] = useState<ToastText | null>(null);
+  // Set once the site is created and live: the wizard's last step shows it and its check.
+  const [created, setCreated] = useState<SiteResponse | null>(null);
   const abort = useRef<AbortController | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
@@ -74,7 +95,7 @@ export function NewSite() {
   const config = usePublicConfig();
   const stats = useStats();
   const sites = useSites();
-  const maxBytes = stats.data?.max_file_bytes ?? MAX_UPLOAD_BYTES;
+  const maxBytes = stats.data ? stats.data.max_file_bytes : MAX_UPLOAD_BYTES;
 
   // An existing site's URL is the surest host (it has the edge's real port); before the first
   // site, the configured domain plus this page's port, which is the edge's port in production.
@@ -111,20 +132,26 @@ export function NewSite() {
 
   // Focus follows the step, so keyboard and screen-reader users land on the new content.
   useEffect(() => {
+    if (created) {
+      heading.current?.focus();
+      return;
+    }
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
     heading.current?.focus();
-  }, [step]);
+  }, [step, created]);
+
+  const busy = phase !== null || folderPhase !== null;
 
   // Leaving mid-upload would silently cancel it.
   useEffect(() => {
-    if (!phase) return;
+    if (!busy) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener("beforeunload", warn);
     return () => window.removeEventListener("beforeunload", warn);
-  }, [phase]);
+  }, [busy]);
 
   function chooseFiles(files: File[]) {
     const first = files[0];
@@ -135,10 +162,97 @@ export function NewSite() {
       toast.error(problem.title, { description: problem.description });
       return;
     }
+    setFolder(null);
     setFile(first);
   }
 
+  // The dropped folder's contents are the site: its index.html is the home page.
+  const chooseFolder = (source: DroppedFolder) => read(source, { into: null, keepFolderName: false, maxFileBytes: maxBytes });
+
+  /** The site and its files are live: the last step shows them. */
+  function done(site: SiteResponse, title: string, description?: string) {
+    queryClient.setQueryData<SiteResponse>(queryKeys.site(site.id), site);
+    void queryClient.invalidateQueries({ queryKey: queryKeys.sites });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.stats });
+    queryClient.removeQueries({ queryKey: RESERVATION_KEY });
+    toast.success(title, description === undefined ? undefined : { description });
+    setCreated(site);
+  }
+
+  /**
+   * The site as the form now describes it: created empty on the reserved subdomain the first time,
+   * renamed on a later try if step 1 was changed since.
+   */
+  async function emptySite(fields: CreateSiteFields, signal: AbortSignal): Promise<SiteResponse> {
+    const description = fields.description || undefined;
+    if (!createdEmpty) {
+      const site = await api<SiteResponse>("/api/sites", {
+        method: "POST",
+        json: { name: fields.name, description, subdomain: fields.subdomain },
+        signal,
+      });
+      setCreatedEmpty(site);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sites });
+      return site;
+    }
+    if (createdEmpty.name === fields.name && (createdEmpty.description ?? undefined) === description) return createdEmpty;
+    const renamed = await api<SiteResponse>(`/api/sites/${createdEmpty.id}`, {
+      method: "PATCH",
+      json: { name: fields.name, description: description ?? null },
+      signal,
+    });
+    setCreatedEmpty(renamed);
+    return renamed;
+  }
+
+  async function publishFolder(fields: CreateSiteFields, picked: PickedFolder) {
+    const controller = new AbortController();
+    abort.current = controller;
+    setFailure(null);
+    setFolderPhase({ kind: "hashing", done: { files: 0, bytes: 0 }, total: { files: picked.files.length, bytes: picked.size } });
+    let site: SiteResponse | null = createdEmpty;
+    try {
+      site = await emptySite(fields, controller.signal);
+      const deploy = await deployFolder({
+        siteId: site.id,
+        files: picked.files,
+        folders: picked.folders,
+        message: FOLDER_TEXT.note(picked.name, picked.files.length),
+        signal: controller.signal,
+        onPhase: setFolderPhase,
+      });
+      const live = await api<SiteResponse>(`/api/sites/${site.id}`);
+      setFolderPhase(null);
+      done(live, FOLDER_TEXT.succeeded, FOLDER_TEXT.succeededDescription(picked.files.length, deploy.deployment?.version ?? 1));
+    } catch (error) {
+      setFolderPhase(null);
+      if (controller.signal.aborted) {
+        toast.info(FOLDER_TEXT.cancelled);
+        return;
+      }
+      const problem =
+        error instanceof FolderProblem
+          ? { title: error.title, description: error.description }
+          : { title: site ? SITE_TEXT.uploadFailed : SITE_TEXT.createFailed, description: errorDescription(error) };
+      toast.error(problem.title, { description: problem.description });
+      if (site) setFailure({ title: FOLDER_TEXT.createdNotPublished(site.name), description: problem.description });
+    } finally {
+      abort.current = null;
+    }
+  }
+
+  /** A file for the site a folder's try created: uploaded into it (a zip unpacked), as the Files tab does. */
+  async function uploadInto(site: SiteResponse, chosen: File, signal: AbortSignal): Promise<SiteResponse> {
+    await uploadFile<UploadResponse>(`/api/sites/${site.id}/files`, chosen, {
+      fields: { extract: isZipUpload(chosen.name, chosen.type) ? "true" : undefined },
+      signal,
+      onProgress: (fraction) => setPhase(fraction >= 1 ? { kind: "publishing" } : { kind: "uploading", fraction }),
+    });
+    return api<SiteResponse>(`/api/sites/${site.id}`);
+  }
+
   async function create(fields: CreateSiteFields) {
+    if (folder) return publishFolder(fields, folder);
     if (!file) {
       toast.error(FILE_REQUIRED.title, {
         description: FILE_REQUIRED.description,
@@ -148,14 +262,13 @@ export function NewSite() {
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ kind: "uploading", fraction: 0 });
+    setFailure(null);
     try {
-      const site = await uploadSite(file, fields, controller.signal, setPhase);
-      queryClient.setQueryData<SiteResponse>(queryKeys.site(site.id), site);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.sites });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.stats });
-      queryClient.removeQueries({ queryKey: RESERVATION_KEY });
-      toast.success(SITE_TEXT.uploadSucceeded);
-      void navigate(`/dashboard/sites/${site.id}`);
+      const site = createdEmpty
+        ? await uploadInto(await emptySite(fields, controller.signal), file, controller.signal)
+        : await uploadSite(file, fields, controller.signal, setPhase);
+      setPhase(null);
+      done(site, SITE_TEXT.uploadSucceeded);
     } catch (error) {
       setPhase(null);
       if (error instanceof ApiError && error.code === "aborted") return;
@@ -169,7 +282,7 @@ export function NewSite() {
 
   const onSubmit = handleSubmit(
     (fields) => {
-      if (phase) return;
+      if (busy || reading) return;
       if (step === 0) setStep(1);
       else void create(fields);
     },
@@ -180,8 +293,28 @@ export function NewSite() {
     },
   );
 
-  const busy = phase !== null;
   const copy = STEP_COPY[step];
+  const publishing = phase?.kind === "publishing" || folderPhase?.kind === "publishing";
+
+  if (created)
+    return (
+      <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight sm:text-3xl">Create a new site</h1>
+        </div>
+        <div className="rounded-xl border bg-card shadow-sm">
+          <div className="border-b px-5 py-5 sm:px-8">
+            <StepIndicator current={WIZARD_STEPS.length} />
+          </div>
+          <div className="px-5 py-6 sm:px-8 sm:py-8">
+            <h2 ref={heading} tabIndex={-1} className="mb-6 text-lg font-semibold tracking-tight outline-none">
+              Your site is live
+            </h2>
+            <CreatedStep site={created} />
+          </div>
+        </div>
+      </div>
+    );
 
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
@@ -198,7 +331,7 @@ export function NewSite() {
 
       <form onSubmit={onSubmit} noValidate className="rounded-xl border bg-card shadow-sm">
         <div className="border-b px-5 py-5 sm:px-8">
-          <StepIndicator current={phase?.kind === "publishing" ? 2 : step} />
+          <StepIndicator current={publishing ? 2 : step} />
         </div>
         <div className="px-5 py-6 sm:px-8 sm:py-8">
           <h2 ref={heading} tabIndex={-1} className="text-lg font-semibold tracking-tight outline-none">
@@ -217,10 +350,18 @@ export function NewSite() {
           ) : (
             <UploadStep
               file={file}
+              folder={folder}
+              reading={reading}
               maxBytes={maxBytes}
               phase={phase}
+              folderPhase={folderPhase}
+              failure={failure}
               onFiles={chooseFiles}
-              onRemove={() => setFile(null)}
+              onFolder={(dropped) => void chooseFolder(dropped)}
+              onRemove={() => {
+                setFile(null);
+                setFolder(null);
+              }}
               onCancel={() => abort.current?.abort()}
             />
           )}
@@ -242,9 +383,9 @@ export function NewSite() {
               <ArrowRight aria-hidden />
             </Button>
           ) : (
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={busy || reading}>
               <Rocket aria-hidden />
-              {busy ? (phase?.kind === "publishing" ? "Publishing…" : "Uploading…") : "Create Site"}
+              {busy ? (publishing ? "Publishing…" : folderPhase?.kind === "hashing" ? FOLDER_TEXT.hashing : "Uploading…") : "Create Site"}
             </Button>
           )}
         </div>

@@ -2,6 +2,8 @@
 // this file renders them into a blank page (bundled with esbuild, React and all), and the tests
 // click, type and drop files as a person would. No Tailwind here: the tests look at roles, names
 // and behaviour, not at styles.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
@@ -235,6 +237,34 @@ describe("DropZone", () => {
     await input.setInputFiles(file);
     await input.setInputFiles(file);
     expect(await calls()).toEqual(["index.html", "index.html"]);
+    check();
+  });
+
+  it("opens the same input as a folder picker for Choose a folder, and as a file picker again after", async () => {
+    const { page, check, calls } = await open("DropZone");
+    const zone = page.getByRole("region", { name: "Folders" });
+    // One file input per zone, whatever it picks: the page's tests and people's tools find one.
+    expect(await zone.locator('input[type="file"]').count()).toBe(1);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "berth-dropzone-"));
+    try {
+      mkdirSync(path.join(dir, "site", "css"), { recursive: true });
+      writeFileSync(path.join(dir, "site", "index.html"), "<h1>hi</h1>");
+      writeFileSync(path.join(dir, "site", "css", "site.css"), "body{}");
+      const [folderChooser] = await Promise.all([page.waitForEvent("filechooser"), zone.getByRole("button", { name: "Choose a folder" }).click()]);
+      expect(await folderChooser.element().evaluate((input) => (input as HTMLInputElement).webkitdirectory)).toBe(true);
+      await folderChooser.setFiles(path.join(dir, "site"));
+      expect(await calls()).toEqual(["folder: site/css/site.css site/index.html"]);
+
+      const [fileChooser] = await Promise.all([page.waitForEvent("filechooser"), zone.getByText("Upload a file or a folder").click()]);
+      expect(await fileChooser.element().evaluate((input) => (input as HTMLInputElement).webkitdirectory)).toBe(false);
+      await fileChooser.setFiles({ name: "page.html", mimeType: "text/html", buffer: Buffer.from("<p>x</p>") });
+      expect(await calls()).toEqual(["folder: site/css/site.css site/index.html", "page.html"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Files dropped without a folder among them still go as files.
+    await drag(page, "Folders", ["a.html", "b.html"], ["dragenter", "dragover", "drop"]);
+    expect((await calls()).at(-1)).toBe("a.html b.html");
     check();
   });
 

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useBringIntoView } from "../../../lib/useBringIntoView";
 import { useForm, type FieldPath } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
@@ -6,7 +7,7 @@ import type { z } from "zod";
 import { AlertCircle, CheckCircle2, Loader2, Send } from "lucide-react";
 import { ContactRequest, type ContactResponse } from "../../../../common/contact";
 import { CONTACT_FORM_TEXT, CONTACT_TEXT } from "../../../../common/texts";
-import { api, ApiError } from "../../../lib/api";
+import { api, showFieldErrors } from "../../../lib/api";
 import { Alert, AlertDescription, AlertTitle } from "../../ui/Alert";
 import { Button } from "../../ui/Button";
 import { FormField, describedBy } from "../../ui/FormField";
@@ -32,6 +33,8 @@ export function ContactForm() {
     mutationFn: (values: ContactRequest) => api<ContactResponse>("/api/contact", { method: "POST", json: values }),
   });
 
+  const outcome = useBringIntoView<HTMLDivElement>(sent || send.isError);
+
   const onSubmit = handleSubmit(async (values) => {
     setSent(false);
     try {
@@ -40,12 +43,7 @@ export function ContactForm() {
       setSent(true);
     } catch (error) {
       // The server validates with the same schema; if it still names a field, show it there too.
-      if (error instanceof ApiError && error.fields) {
-        for (const field of FIELDS) {
-          const message = error.fields[field];
-          if (message) setError(field, { message });
-        }
-      }
+      showFieldErrors(error, (field) => FIELDS.find((name) => name === field), setError);
     }
   });
 
@@ -68,19 +66,21 @@ export function ContactForm() {
       <p className="mt-1 text-sm text-muted-foreground">We read every message and answer within office hours.</p>
 
       <form noValidate onSubmit={onSubmit} className="mt-6 grid gap-5">
-        {sent ? (
-          <Alert role="alert" variant="success">
-            <CheckCircle2 aria-hidden />
-            <AlertTitle>{CONTACT_TEXT.sent}</AlertTitle>
-          </Alert>
-        ) : null}
-        {send.error ? (
-          <Alert role="alert" variant="destructive">
-            <AlertCircle aria-hidden />
-            <AlertTitle>Your message was not sent</AlertTitle>
-            <AlertDescription>{send.error.message}</AlertDescription>
-          </Alert>
-        ) : null}
+        <div ref={outcome} tabIndex={-1} className="scroll-mt-24 outline-none empty:hidden">
+          {sent ? (
+            <Alert role="alert" variant="success">
+              <CheckCircle2 aria-hidden />
+              <AlertTitle>{CONTACT_TEXT.sent}</AlertTitle>
+            </Alert>
+          ) : null}
+          {send.error ? (
+            <Alert role="alert" variant="destructive">
+              <AlertCircle aria-hidden />
+              <AlertTitle>Your message was not sent</AlertTitle>
+              <AlertDescription>{send.error.message}</AlertDescription>
+            </Alert>
+          ) : null}
+        </div>
 
         <div className="grid gap-5 sm:grid-cols-2">
           <FormField {...field("name")}>

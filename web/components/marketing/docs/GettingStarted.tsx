@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { usePublicConfig } from "../../../lib/usePublicConfig";
 import { DELETION_GRACE_DAYS } from "../../../../common/sites";
+import { FOLDER_TEXT } from "../../../../common/uploads";
 import { Callout, DocHeading, DocSection, InlineCode, Steps } from "./DocBits";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
@@ -49,8 +50,8 @@ export function GettingStarted() {
             title: "Upload your file",
             body: (
               <>
-                Drop in an HTML file, a PDF or a <InlineCode>.zip</InlineCode> of a static site. Images (JPG, PNG, GIF), CSS and JavaScript files are
-                accepted too. Deploy, and the site is live at its address.
+                Drop in an HTML file, a PDF, a <InlineCode>.zip</InlineCode> of a static site or the site&apos;s folder itself. Images (JPG, PNG,
+                GIF), CSS and JavaScript files are accepted too. Deploy, and the site is live at its address.
               </>
             ),
           },
@@ -59,8 +60,18 @@ export function GettingStarted() {
 
       <DocHeading>Uploading a whole site</DocHeading>
       <p>
-        Zip the folder that contains your <InlineCode>index.html</InlineCode>, not the folder around it, so that <InlineCode>index.html</InlineCode>{" "}
-        sits at the top of the archive. Link to styles, scripts and images with relative paths (<InlineCode>css/site.css</InlineCode> rather than{" "}
+        Drop the folder that contains your <InlineCode>index.html</InlineCode> on the new-site page, or pick it with{" "}
+        <strong>{FOLDER_TEXT.chooseFolder}</strong>: everything in it is published as one version, subfolders and all, and only the files Berth does
+        not hold yet are sent, so dropping it again after a change sends just what changed. Files and folders whose names start with a dot (
+        <InlineCode>.git</InlineCode>, <InlineCode>.env</InlineCode>) are left out, except <InlineCode>.well-known</InlineCode> at the top. In the
+        Files tab, a folder dropped in the upload dialog lands in the folder you are looking at, and the rest of the site stays as it is.
+      </p>
+      <p>
+        A zip works too: zip the folder that contains your <InlineCode>index.html</InlineCode>, not the folder around it, so that{" "}
+        <InlineCode>index.html</InlineCode> sits at the top of the archive.
+      </p>
+      <p>
+        Either way, link to styles, scripts and images with relative paths (<InlineCode>css/site.css</InlineCode> rather than{" "}
         <InlineCode>/css/site.css</InlineCode>) so they work at any address.
       </p>
       <Callout title={`Deleting is not forever, for ${DELETION_GRACE_DAYS} days`}>

@@ -14,10 +14,11 @@ export function ApiSection() {
         <Link to="/dashboard/integrations" className={linkClass}>
           Integrations
         </Link>
-        . Each token has a name, covers all your sites or one, and has one permission: <strong>read only</strong> (sites, deployments, files and
-        stats), <strong>deploy</strong> (also uploads, file changes and rollbacks, each of which publishes) or <strong>full access</strong>{" "}
-        (everything you can do with sites, domains and share links, but not your account or security settings). It can expire, and it can be revoked
-        at any time; a revoked token is refused on its next request. The secret starts with <InlineCode>berth_</InlineCode> and is shown once.
+        . Each token has a name, covers all your sites or one, and has one permission: <strong>read only</strong> (sites, deployments, files, their
+        history and stats), <strong>deploy</strong> (also uploads, file changes, restores from history and rollbacks, each of which publishes) or{" "}
+        <strong>full access</strong> (everything you can do with sites, domains and share links, but not your account or security settings). It can
+        expire, and it can be revoked at any time; a revoked token is refused on its next request. The secret starts with{" "}
+        <InlineCode>berth_</InlineCode> and is shown once.
       </p>
       <p>
         Send it in the <InlineCode>Authorization</InlineCode> header of any request to the dashboard's <InlineCode>/api/</InlineCode> routes that its
@@ -77,7 +78,7 @@ const RELEASES: { version: string; status: string; items: string[] }[] = [
       "A contact form whose messages are stored and mailed to the operator.",
       "Terms of service and privacy policy that an operator can replace with their own Markdown.",
       "This documentation, and the public pages you are reading.",
-      "Sites: drop an HTML file, a PDF, an image or a zip and it is live on its own subdomain; files and folders; every change published as a new version with its own address; one-click rollback; delete with a 14-day undo.",
+      "Sites: drop an HTML file, a PDF, an image, a zip or a whole folder and it is live on its own subdomain; files and folders; every change published as a new version with its own address; one-click rollback; each file's and folder's history, deleted files and comparisons between versions, with any of them restored as a new version (and, on a plan with point-in-time recovery, the whole site as it was at any moment); delete with a 14-day undo.",
       "An edge that serves sites from memory with brotli and gzip, ranges, validators, clean URLs, _redirects and _headers.",
       "API tokens for scripts and CI, and an API reference generated from the routes the server runs.",
     ],
@@ -127,7 +128,7 @@ const IDEAS: { icon: LucideIcon; title: string; body: string; how: string }[] = 
     icon: FolderArchive,
     title: "Publish an exported site",
     body: "Static site generators, design tools and course exports all produce a folder of HTML. Berth hosts it as is.",
-    how: "Zip the output folder with index.html at the top and upload the archive.",
+    how: "Drop the output folder, the one with index.html at the top, on the new-site page (or zip it and upload the archive).",
   },
 ];
 

@@ -1,5 +1,6 @@
 import { CodeBlock, Callout, DocHeading, DocSection, InlineCode } from "./DocBits";
 import { SETTING_GROUPS, SETTINGS } from "../../../../common/settings";
+import { Operations } from "./Operations";
 
 /** A setting's text with its `code` spans set as code; `sentence` capitalises a plain first letter. */
 function SettingText({ text, sentence = false }: { text: string; sentence?: boolean }) {
@@ -26,9 +27,10 @@ export function SelfHosting() {
       <p>
         Everything Berth keeps is in the data directory, <InlineCode>./data</InlineCode> unless you set <InlineCode>BERTH_DATA_DIR</InlineCode>: the
         embedded PostgreSQL database (PGlite), uploaded files, the secret that signs sessions, and an <InlineCode>outbox</InlineCode> folder. Until
-        you configure SMTP, e-mails such as sign-up confirmations are written to that outbox instead of being sent, so you can open them there. Back
-        up this directory and you have backed up Berth. It is readable by the account Berth runs as and no other: Berth creates it that way, and at
-        start takes group and other permissions off anything in it that has them.
+        you configure SMTP, e-mails such as sign-up confirmations are written to that outbox instead of being sent, so you can open them there. Berth
+        writes a backup of it every day into its <InlineCode>backups</InlineCode> folder and keeps seven; copy that folder to another machine, since a
+        backup on the same disk does not survive losing the disk. It is readable by the account Berth runs as and no other: Berth creates it that way,
+        and at start takes group and other permissions off anything in it that has them.
       </p>
 
       <DocHeading>Using PostgreSQL</DocHeading>
@@ -60,6 +62,8 @@ export function SelfHosting() {
           </dl>
         </div>
       ))}
+
+      <Operations />
 
       <Callout title="Going to production">
         Serve sites from a different registrable domain than the dashboard, the way GitHub Pages uses github.io rather than github.com, so that

@@ -4,6 +4,7 @@ import { SITE_TEXT, type DeploymentResponse } from "../../../../common/sites";
 import { cn } from "../../../lib/cn";
 import { Button } from "../../ui/Button";
 import { Spinner } from "../../ui/Spinner";
+import { CheckResults } from "./CheckResults";
 
 export function DeploymentCard({
   deployment,
@@ -57,6 +58,11 @@ export function DeploymentCard({
             <p className="mt-2 rounded-md border border-destructive/20 bg-destructive/5 px-3 py-2 font-mono text-xs text-destructive">
               {deployment.error}
             </p>
+          )}
+          {status === "success" && deployment.check && (
+            <div className="mt-2">
+              <CheckResults siteId={deployment.site_id} deploymentId={deployment.id} check={deployment.check} canFix={canChangeLive} />
+            </div>
           )}
           <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
             <li className="flex items-center gap-1.5">

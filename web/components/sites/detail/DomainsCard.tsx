@@ -6,7 +6,7 @@ import { useSiteDomains, useStats } from "../../../lib/queries";
 import { AddDomainForm } from "../../domains/AddDomainForm";
 import { DomainList } from "../../domains/DomainList";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../ui/Card";
-import { ProFeaturePrompt } from "./ProFeaturePrompt";
+import { PlanFeaturePrompt } from "./PlanFeaturePrompt";
 
 export function DomainsCard({ site }: { site: SiteResponse }) {
   const domains = useSiteDomains(site.id);
@@ -23,7 +23,7 @@ export function DomainsCard({ site }: { site: SiteResponse }) {
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-6 pt-6">
         {stats && !stats.features.customDomains ? (
-          <ProFeaturePrompt feature="Custom domains are a Pro feature." action="Upgrade to Pro to add a domain." planId={stats.plan} />
+          <PlanFeaturePrompt feature="customDomains" planId={stats.plan} />
         ) : (
           <AddDomainForm siteId={site.id} disabled={!stats || site.is_deleted} />
         )}

@@ -1,6 +1,6 @@
 // A folder's contents: a table from 768 px, a compact list below it (four columns do not fit a
 // phone). Both keep the server's order: folders first, then by name.
-import { Download, ExternalLink, MoreHorizontal, Trash2 } from "lucide-react";
+import { Download, ExternalLink, History, MoreHorizontal, Trash2 } from "lucide-react";
 import { fileTypeLabel, formatBytes } from "../../../../common/format";
 import type { SiteFileResponse } from "../../../../common/sites";
 import { Button } from "../../ui/Button";
@@ -20,6 +20,8 @@ interface FileListProps {
   readOnly: boolean;
   onOpenFolder: (file: SiteFileResponse) => void;
   onDelete: (file: SiteFileResponse) => void;
+  /** Opens the file's or folder's history. */
+  onHistory: (file: SiteFileResponse) => void;
 }
 
 function modified(file: SiteFileResponse): string {
@@ -30,7 +32,7 @@ function size(file: SiteFileResponse): string {
   return file.is_folder ? "—" : formatBytes(file.file_size);
 }
 
-export function FileList({ siteId, files, readOnly, onOpenFolder, onDelete }: FileListProps) {
+export function FileList({ siteId, files, readOnly, onOpenFolder, onDelete, onHistory }: FileListProps) {
   const rows = Array.from({ length: FILE_SKELETON_ROWS }, (_, index) => index);
   return (
     <>
@@ -59,7 +61,7 @@ export function FileList({ siteId, files, readOnly, onOpenFolder, onDelete }: Fi
                   </TableCell>
                   <TableCell className="whitespace-nowrap tabular-nums text-muted-foreground">{modified(file)}</TableCell>
                   <TableCell className="pr-5 text-right">
-                    <RowMenu siteId={siteId} file={file} readOnly={readOnly} onDelete={onDelete} />
+                    <RowMenu siteId={siteId} file={file} readOnly={readOnly} onDelete={onDelete} onHistory={onHistory} />
                   </TableCell>
                 </TableRow>
               ))
@@ -98,7 +100,7 @@ export function FileList({ siteId, files, readOnly, onOpenFolder, onDelete }: Fi
                     {file.is_folder ? "Folder" : `${size(file)} · ${fileTypeLabel(file.filename, false)}`} · {modified(file)}
                   </p>
                 </div>
-                <RowMenu siteId={siteId} file={file} readOnly={readOnly} onDelete={onDelete} />
+                <RowMenu siteId={siteId} file={file} readOnly={readOnly} onDelete={onDelete} onHistory={onHistory} />
               </li>
             ))
           : rows.map((row) => (
@@ -152,11 +154,13 @@ function RowMenu({
   file,
   readOnly,
   onDelete,
+  onHistory,
 }: {
   siteId: string;
   file: SiteFileResponse;
   readOnly: boolean;
   onDelete: (file: SiteFileResponse) => void;
+  onHistory: (file: SiteFileResponse) => void;
 }) {
   const downloadUrl = siteUrl(siteId, `/files/${encodeURIComponent(file.id)}/download`);
   return (
@@ -186,9 +190,13 @@ function RowMenu({
                 Download
               </a>
             </MenuItem>
-            <MenuSeparator />
           </>
         )}
+        <MenuItem onSelect={() => onHistory(file)}>
+          <History aria-hidden />
+          History
+        </MenuItem>
+        <MenuSeparator />
         <MenuItem
           disabled={readOnly}
           onSelect={() => onDelete(file)}

@@ -2,7 +2,7 @@
 // password first. Setting or changing it ends every visitor's access (their cookie names the
 // old password's version). A Free user sees the fields disabled and a way to the plans dialog;
 // removing stays possible, so a site protected while on Pro can be opened after a downgrade.
-import { ProFeaturePrompt } from "./ProFeaturePrompt";
+import { PlanFeaturePrompt } from "./PlanFeaturePrompt";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -120,9 +120,7 @@ export function PasswordCard({ site }: { site: SiteResponse }) {
               {...register("confirm")}
             />
           </FormField>
-          {planId && !allowed ? (
-            <ProFeaturePrompt feature="Password protection is a Pro feature." action="Upgrade to Pro to protect this site." planId={planId} />
-          ) : null}
+          {planId && !allowed ? <PlanFeaturePrompt feature="passwordProtection" planId={planId} /> : null}
         </CardContent>
         <CardFooter className="flex flex-wrap justify-end gap-2 border-t pt-4">
           <ConfirmDialog

@@ -2,7 +2,7 @@
 // and when it goes live (404 before). Times are typed in the user's local time and sent as UTC.
 // A Free user sees the fields disabled and a way to the plans dialog; clearing stays possible,
 // so a site scheduled while on Pro can be taken off after a downgrade.
-import { ProFeaturePrompt } from "./ProFeaturePrompt";
+import { PlanFeaturePrompt } from "./PlanFeaturePrompt";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -116,13 +116,7 @@ export function ScheduleCard({ site }: { site: SiteResponse }) {
               {...register("publishAt")}
             />
           </FormField>
-          {planId && !allowed ? (
-            <ProFeaturePrompt
-              feature="Site expiry and go-live times are a Pro feature."
-              action="Upgrade to Pro to schedule this site."
-              planId={planId}
-            />
-          ) : null}
+          {planId && !allowed ? <PlanFeaturePrompt feature="siteExpiry" planId={planId} /> : null}
         </CardContent>
         <CardFooter className="flex flex-wrap justify-end gap-2 border-t pt-4">
           <Button type="button" variant="outline" onClick={clear} disabled={!hasSchedule || save.isPending || site.is_deleted}>

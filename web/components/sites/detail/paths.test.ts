@@ -57,6 +57,7 @@ function deployment(version: number, overrides: Partial<DeploymentResponse> = {}
     note: null,
     is_live: false,
     draft: false,
+    check: null,
     ...overrides,
   };
 }

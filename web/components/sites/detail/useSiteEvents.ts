@@ -6,18 +6,18 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { DeploymentResponse } from "../../../../common/sites";
 import { analyticsKeys } from "../../../lib/analyticsQueries";
 import { queryKeys } from "../../../lib/queries";
-import { openEventStream } from "./eventStream";
+import { subscribeServerEvents } from "../../../lib/serverEvents";
 import { upsertDeployment } from "./paths";
 
 export function useSiteEvents(siteId: string | undefined) {
   const queryClient = useQueryClient();
 
   useEffect(() => {
-    if (!siteId || typeof EventSource === "undefined") return;
-    return openEventStream({
-      url: "/api/events",
+    if (!siteId) return;
+    // The tab's one stream, shared with the bell (lib/serverEvents.ts).
+    return subscribeServerEvents({
       onEvent: (event) => {
-        if (event.site_id !== siteId) return;
+        if (event.type === "notification" || event.site_id !== siteId) return;
         if (event.type === "analytics") {
           // New roll-ups arrive every 10 s while the site is visited: refresh its figures (and
           // the list's 7-day views), not its files and deployments.

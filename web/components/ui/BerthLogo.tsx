@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { PRODUCT_NAME } from "../../../common/texts";
 import { cn } from "../../lib/cn";
 
-/** The anchor mark from the favicon, drawn inline so it needs no request. */
+/** The anchor mark, the favicon's too: one logo on every page. Drawn inline so it needs no request. */
 export function BerthMark({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 32 32" className={cn("size-8 shrink-0", className)} aria-hidden focusable="false">

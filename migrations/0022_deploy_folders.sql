@@ -1,0 +1,1 @@
+ALTER TABLE "deploys" ADD COLUMN "folders" jsonb DEFAULT '[]'::jsonb NOT NULL;
