@@ -144,4 +144,25 @@ describe("starting Berth", () => {
       rmSync(scratch, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it("stops cleanly on a SIGTERM that comes while it starts, and starts again on the same data directory", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "berth-early-stop-"));
+    try {
+      const env = { PORT: String(await freePort()), BERTH_DATA_DIR: dataDir, BERTH_BACKUP_DAILY: "false" };
+      const starting = runBerth(env);
+      // The first line is written before the database opens, which takes far longer than the signal.
+      for (const deadline = Date.now() + 30_000; !starting.output().includes("Berth starting");) {
+        if (Date.now() > deadline) throw new Error(`no start line:\n${starting.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      starting.child.kill("SIGTERM");
+      expect(await starting.exited, starting.output()).toBe(0);
+      expect(starting.output()).toContain("SIGTERM received while starting");
+      // Not killed halfway: the lock is released and the database opens again.
+      const again = await startBerth({}, { dataDir });
+      await again.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -24,6 +24,24 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(env.logLevel);
+  // A signal can come while the database opens and migrates (seconds on a large or slow disk).
+  // Left to Node's default it would kill the process halfway; instead Berth finishes starting,
+  // so the database is closed cleanly, and stops at once, with no drain: no balancer has been
+  // sending it requests yet. A second signal stops it at once. The listeners stay for the whole
+  // life of the process and only what they call changes: a signal that arrives while a listener
+  // is being swapped for another would otherwise be dropped by Node, and the process run on.
+  let stopWhenStarted: string | undefined;
+  let onSignal = (signal: string) => {
+    if (stopWhenStarted !== undefined) {
+      log.warn(`${signal} received again while starting: exiting at once`);
+      process.exit(1);
+    }
+    stopWhenStarted = signal;
+    log.info(`${signal} received while starting: shutting down once started`);
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  log.info(`Berth starting (pid ${process.pid})`);
   let berth;
   try {
     berth = await startBerth(env, log);
@@ -40,10 +58,9 @@ async function main(): Promise<void> {
   }
   const running = berth;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (signal: string, drainMs = env.shutdownDrainMs) => {
     if (stopping) return;
     stopping = true;
-    const drainMs = env.shutdownDrainMs;
     log.info(
       drainMs > 0
         ? `${signal} received: draining for ${drainMs / 1000} s (/api/health answers 503), then shutting down`
@@ -69,8 +86,8 @@ async function main(): Promise<void> {
       );
     }, drainMs);
   };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  onSignal = (signal) => stop(signal);
+  if (stopWhenStarted !== undefined) stop(stopWhenStarted, 0);
 }
 
 main().catch((error: unknown) => {

@@ -13,8 +13,9 @@
 //
 // A worker that dies (a bug throws, it runs out of memory) loses the connections it held; new
 // ones go to the others meanwhile, and it is started again after a delay that doubles with each
-// death in a row. Descriptors do not die with it: the pool closes the connections posted to it
-// that it had not taken yet, and the sealed bodies its cache held (native/sealedBodies.ts).
+// death in a row. Connections posted to it that it had not taken yet are not lost: nothing was
+// read from them but what this thread kept, so they go to a live worker (or this thread). The
+// sealed bodies its cache held are closed here (native/sealedBodies.ts).
 import { closeSync } from "node:fs";
 import { createRequire } from "node:module";
 import net, { type Socket } from "node:net";
@@ -81,6 +82,12 @@ interface Moved {
   release: () => void;
 }
 
+/** What a connection was posted with, kept until its worker takes it: enough to post it again. */
+interface Posted {
+  bytes: Uint8Array;
+  timeouts: ConnectionTimeouts;
+}
+
 interface EdgeWorker {
   index: number;
   thread: Worker;
@@ -91,6 +98,11 @@ interface EdgeWorker {
   alive: boolean;
   /** Connections given to it and not yet gone or given back. */
   open: number;
+  /**
+   * Connections posted to it that it may not have taken yet, by id in the order posted; pruned
+   * against `taken` at each post, so it holds little more than what is on its way.
+   */
+  unconfirmed: Map<number, Posted>;
   events: MessagePort;
   /**
    * [0]: the id of the last connection it took (as an Int32), stored before it opens the
@@ -213,11 +225,21 @@ export class EdgeWorkerPool {
     if (worker === undefined || typeof fd !== "number" || fd < 0) return false;
     const copy = dupFd!(fd);
     if (copy < 0) return false;
-    const id = ++this.lastId;
-    this.moved.set(id, { worker, fd: copy, release: release() });
-    worker.open++;
-    this.send(worker, { type: "connection", id, fd: copy, bytes: new Uint8Array(bytes), ...timeouts, draining: this.draining });
+    this.post(worker, copy, new Uint8Array(bytes), timeouts, release());
     return true;
+  }
+
+  private post(worker: EdgeWorker, fd: number, bytes: Uint8Array, timeouts: ConnectionTimeouts, release: () => void): void {
+    const id = ++this.lastId;
+    this.moved.set(id, { worker, fd, release });
+    worker.open++;
+    const last = Atomics.load(worker.taken, 0);
+    for (const taken of worker.unconfirmed.keys()) {
+      if (((taken - last) | 0) > 0) break;
+      worker.unconfirmed.delete(taken);
+    }
+    worker.unconfirmed.set(id, { bytes, timeouts });
+    this.send(worker, { type: "connection", id, fd, bytes, ...timeouts, draining: this.draining });
   }
 
   /** What each worker has served, for tests and the admin socket; one that dies meanwhile is left out. */
@@ -346,7 +368,7 @@ export class EdgeWorkerPool {
       crashAtStart: failing > 0,
     };
     const thread = startThread(setup, [channel.port2]);
-    const worker: EdgeWorker = { index, thread, ready: false, alive: true, open: 0, events: channel.port1, taken, sealed };
+    const worker: EdgeWorker = { index, thread, ready: false, alive: true, open: 0, unconfirmed: new Map(), events: channel.port1, taken, sealed };
     const slot = this.workers.findIndex((w) => w.index === index);
     if (slot === -1) this.workers.push(worker);
     else this.workers[slot] = worker;
@@ -380,7 +402,7 @@ export class EdgeWorkerPool {
         worker.ready = false;
         worker.alive = false;
         channel.port1.close();
-        const { lost, untaken } = this.lost(worker);
+        const { lost, handedOver } = this.lost(worker);
         closeSealedLedger(sealed);
         for (const [id, pending] of this.reports) {
           if (pending.worker !== worker) continue;
@@ -390,21 +412,21 @@ export class EdgeWorkerPool {
         worker.closed?.();
         if (this.closing) return;
         reject(worker.failure ?? new Error(`edge worker ${index} exited (${code})`));
-        if (served || again) this.restart(worker, code, lost, untaken);
+        if (served || again) this.restart(worker, code, lost, handedOver);
       });
     });
   }
 
   /** Starts a dead worker again after its delay, and says so once. */
-  private restart(worker: EdgeWorker, code: number, lost: number, untaken: number): void {
+  private restart(worker: EdgeWorker, code: number, lost: number, handedOver: number): void {
     const { index } = worker;
     const stable = worker.readySince !== undefined && Date.now() - worker.readySince >= STABLE_AFTER_MS;
     const deaths = stable ? 0 : (this.deaths.get(index) ?? 0);
     this.deaths.set(index, deaths + 1);
     const delay = restartDelay(deaths);
     this.options.log.error(
-      { err: worker.failure, worker: index, code, lostConnections: lost, untakenConnections: untaken, restartInMs: delay },
-      `edge worker ${index} died (exit code ${code}); ${lost} connections lost; starting it again in ${delay / 1000} s`,
+      { err: worker.failure, worker: index, code, lostConnections: lost, handedOverConnections: handedOver, restartInMs: delay },
+      `edge worker ${index} died (exit code ${code}); ${lost} connections lost, ${handedOver} it had not taken yet handed over; starting it again in ${delay / 1000} s`,
     );
     const timer = setTimeout(() => {
       this.restarts.delete(timer);
@@ -418,25 +440,33 @@ export class EdgeWorkerPool {
 
   /**
    * A worker's connections ended with it: their counts against their addresses end too. Those
-   * it took closed with its thread; those posted that it never took are this thread's to close.
+   * it took closed with its thread. Those posted that it never took are still whole (their
+   * descriptors this thread's, their first bytes kept), so they go to a live worker, or to this
+   * thread when none is; while closing, they are closed.
    */
-  private lost(worker: EdgeWorker): { lost: number; untaken: number } {
+  private lost(worker: EdgeWorker): { lost: number; handedOver: number } {
     const last = Atomics.load(worker.taken, 0);
     let lost = 0;
-    let untaken = 0;
+    let handedOver = 0;
     for (const [id, moved] of this.moved) {
       if (moved.worker !== worker) continue;
-      // Ids compared as Int32s, so that wrapping around changes nothing.
-      if (((id - last) | 0) > 0) {
-        closeQuietly(moved.fd);
-        untaken++;
-      }
-      lost++;
-      moved.release();
       this.moved.delete(id);
+      // Ids compared as Int32s, so that wrapping around changes nothing.
+      const posted = ((id - last) | 0) > 0 ? worker.unconfirmed.get(id) : undefined;
+      if (posted === undefined || this.closing) {
+        if (posted !== undefined) closeQuietly(moved.fd);
+        lost++;
+        moved.release();
+        continue;
+      }
+      handedOver++;
+      const other = this.pick();
+      if (other !== undefined) this.post(other, moved.fd, posted.bytes, posted.timeouts, moved.release);
+      else this.serveHere(moved.fd, Buffer.from(posted.bytes.buffer, posted.bytes.byteOffset, posted.bytes.byteLength), moved.release);
     }
+    worker.unconfirmed.clear();
     worker.open = 0;
-    return { lost, untaken };
+    return { lost, handedOver };
   }
 
   private receive(worker: EdgeWorker, message: FromWorker): void {
@@ -475,12 +505,16 @@ export class EdgeWorkerPool {
     const moved = this.moved.get(id);
     this.moved.delete(id);
     if (moved !== undefined) worker.open--;
-    const release = moved?.release ?? (() => {});
+    this.serveHere(fd, bytes, moved?.release ?? (() => {}));
+  }
+
+  /** Serves on this thread a connection whose descriptor is `fd`, from its first `bytes` on. */
+  private serveHere(fd: number, bytes: Buffer, release: () => void): void {
     let socket: Socket;
     try {
       socket = new net.Socket({ fd, readable: true, writable: true });
     } catch (error) {
-      this.options.log.error({ err: error }, "could not take back a connection from an edge worker");
+      this.options.log.error({ err: error }, "could not take over a connection from an edge worker");
       closeQuietly(fd);
       return release();
     }
