@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, openSync, closeSync, rmSync } from "node:fs";
 import path from "node:path";
 import { freePort, getWithHost, serverEntry } from "../e2e/support/berth";
+import { SERVER_NODE_FLAGS } from "../scripts/server-flags.mjs";
 import { cpuSeconds as cpuSecondsOrGone, median, stopChild } from "./support";
 
 export interface SideBySideOptions {
@@ -86,7 +87,7 @@ interface Server {
 async function startServer(options: SideBySideOptions, dataDir: string, variant: SideBySideVariant): Promise<Server> {
   const port = await freePort();
   const log = openSync(path.join(options.out, `side-by-side-${variant.name.replace(/[^\w.-]+/g, "-")}.log`), "a");
-  const child = spawn("taskset", ["-c", options.serverCpu, variant.node ?? process.execPath, serverEntry], {
+  const child = spawn("taskset", ["-c", options.serverCpu, variant.node ?? process.execPath, ...SERVER_NODE_FLAGS, serverEntry], {
     env: { ...process.env, ...options.env(dataDir, port), BERTH_ROLES: "edge,api", ...variant.env },
     stdio: ["ignore", log, log],
   });

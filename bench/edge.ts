@@ -18,6 +18,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, w
 import os from "node:os";
 import path from "node:path";
 import { serverEntry } from "../e2e/support/berth";
+import { SERVER_NODE_FLAGS } from "../scripts/server-flags.mjs";
 import { compareSideBySide, type SideBySideCase } from "./analyticsSideBySide";
 import { CASES, checkPreconditions, HARNESS, readResults, runHarness, ServerRssWatcher, shellQuote, type HarnessRecord } from "./edgeHarness";
 import { caseRows, headlineSummary, printedReport, unexplainedProblems, type EdgeRun } from "./edgeReport";
@@ -129,7 +130,7 @@ async function main(options: Options): Promise<number> {
     const env = Object.entries({ ...berthEnv(site.dataDir, site.port), BERTH_ROLES: "edge,api", BERTH_EDGE_WORKERS: String(workers) })
       .map(([k, v]) => `${k}=${shellQuote(v)}`)
       .join(" ");
-    return `exec env ${env} ${shellQuote(process.execPath)} ${shellQuote(serverEntry)}`;
+    return `exec env ${env} ${[process.execPath, ...SERVER_NODE_FLAGS, serverEntry].map(shellQuote).join(" ")}`;
   };
   const command = commandWith(1);
   // A smoke test should not sit for minutes waiting for a busy machine: noisy runs stay flagged in the summary.

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Outbox } from "../../server/test/outbox";
+import { SERVER_NODE_FLAGS } from "../../scripts/server-flags.mjs";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const serverEntry = path.join(root, "dist/server/main.js");
@@ -41,8 +42,18 @@ export function runBerth(env: Record<string, string>, args: string[] = [], optio
   // umask before its first instruction.
   const [command, commandArgs] =
     options.umask === undefined
-      ? [process.execPath, [serverEntry, ...args]]
-      : ["/bin/sh", ["-c", `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$0" "$@"`, process.execPath, serverEntry, ...args]];
+      ? [process.execPath, [...SERVER_NODE_FLAGS, serverEntry, ...args]]
+      : [
+          "/bin/sh",
+          [
+            "-c",
+            `umask ${options.umask.toString(8).padStart(3, "0")} && exec "$0" "$@"`,
+            process.execPath,
+            ...SERVER_NODE_FLAGS,
+            serverEntry,
+            ...args,
+          ],
+        ];
   const child = spawn(command, commandArgs, {
     cwd: root,
     env: { PATH: process.env.PATH ?? "", BERTH_LOG_FORMAT: "json", BERTH_LOG_LEVEL: "info", ...env },

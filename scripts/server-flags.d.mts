@@ -1,0 +1,2 @@
+export declare const SERVER_NODE_FLAGS: readonly string[];
+export declare function withServerFlags(nodeOptions?: string): string;
