@@ -209,6 +209,17 @@ describe("the analytics collector", () => {
     expect(warnings.reduce((sum, w) => sum + (w.dropped ?? 0), 0)).toBe(10_000 - kept);
   });
 
+  it("writes, when asked while the timer's write is running, what came after that write began too", async () => {
+    const c = collector();
+    c.record(site, "abcde.localhost", "/before", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    const running = c.flush();
+    c.record(site, "abcde.localhost", "/during", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    await c.flush();
+    expect((await rows()).map((r) => r.path).sort()).toEqual(["/before", "/during"]);
+    await running;
+    await c.close();
+  });
+
   it("logs and drops a batch it cannot write, and keeps serving the next", async () => {
     const c = collector();
     c.record({ siteId: "not-a-uuid", versionHost: false }, "abcde.localhost", "/", {}, "203.0.113.1", 200, HTML, 1);

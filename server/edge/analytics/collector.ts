@@ -116,6 +116,8 @@ export class AnalyticsCollector implements AnalyticsRecorder {
   /** The client the previous request came from, while it is still pending. */
   private lastClient: Client | undefined;
   private flushing: Promise<void> | undefined;
+  /** A flush asked for while one was writing: it writes what came meanwhile, once that one is done. */
+  private flushAfter: Promise<void> | undefined;
   private dropped = 0;
   private salt: { day: number; value: string } | undefined;
   private readonly timer: NodeJS.Timeout;
@@ -208,9 +210,18 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     return true;
   }
 
-  /** Writes what is waiting; one write at a time. Failures are logged, and the batch is lost. */
+  /**
+   * Writes what is waiting; one write at a time. Resolves once every visit recorded before the
+   * call is written: asked while a write runs (the timer's), it waits for it, then writes what came
+   * since. Failures are logged, and the batch is lost.
+   */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+    if (this.flushing) {
+      return (this.flushAfter ??= this.flushing.then(() => {
+        this.flushAfter = undefined;
+        return this.flush();
+      }));
+    }
     if (this.entries === 0) {
       // Nothing to write, but perhaps clients whose every visit was dropped.
       this.part.release(this.bytes);
@@ -250,7 +261,6 @@ export class AnalyticsCollector implements AnalyticsRecorder {
   /** Clean shutdown: stops the timer and writes everything still in memory. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
     await this.flush();
   }
 
