@@ -7,7 +7,14 @@
 // thread and for each edge worker thread alike, and the pages stay resident once touched. Berth
 // idled 110–150 MB higher on Node 24 for that alone. Its edge allocates little per request, so
 // the smaller young generation costs no measurable throughput (bench/README.md, memory).
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"];
+//
+// --liftoff-only: the embedded database (PGlite) is PostgreSQL compiled to WebAssembly. Node 24's
+// optimizing WebAssembly compiler needs about 550 MB for a moment to compile one of its hottest
+// functions, a second or so after start-up: Berth then peaked at 750 MB where it otherwise stays
+// under 260 MB, enough to kill it on a 512 MB server. Node 20's compiler did not. With the baseline
+// compiler only, the embedded database's statements take 20–35 % longer (a redeploy's API calls
+// 123 → 150 ms, a first deploy of 1,000 files 590 → 811 ms); on PostgreSQL nothing changes.
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--liftoff-only"];
 
 /** NODE_OPTIONS with the server's flags added, for a launcher that starts node through another tool (tsx). */
 export function withServerFlags(nodeOptions = "") {

@@ -19,18 +19,32 @@ export interface MemoryReport {
   edge?: unknown;
 }
 
-let collect: (() => void) | undefined;
+/** V8's `gc()`; `flavor: "last-resort"` also compacts the heap and gives its free pages back (Node 22+). */
+type Collect = (options?: { type: "major"; execution: "sync"; flavor?: "regular" | "last-resort" }) => void;
+
+let collect: Collect | undefined;
 
 /**
- * V8's `gc()`, found once. It exists only with --expose-gc; setting the flag now and asking a new
- * context for it gives the same function without starting the process differently.
+ * V8's `gc()` for this thread's isolate, found once. It exists only with --expose-gc; setting the
+ * flag now and asking a new context for it gives the same function without starting the process
+ * differently.
  */
-function fullCollection(): () => void {
+function fullCollection(): Collect {
   if (!collect) {
     v8.setFlagsFromString("--expose-gc");
-    collect = vm.runInNewContext("gc") as () => void;
+    collect = vm.runInNewContext("gc") as Collect;
   }
   return collect;
+}
+
+/**
+ * A full collection that also moves live objects together and returns the emptied pages to the
+ * kernel. An ordinary collection frees objects but keeps the heap at the size a busy moment grew
+ * it to: Berth on Node 24 idled with 35–40 MB of empty heap pages resident. Takes tens of
+ * milliseconds on this thread; Node 20's V8 ignores the flavor and runs an ordinary collection.
+ */
+export function compactHeap(): void {
+  fullCollection()({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
 export function memoryAfterCollection(edge?: () => unknown): MemoryReport {

@@ -16,7 +16,7 @@ import { webDistDir } from "./paths";
 import { ensureSubdomainPool } from "./services/subdomainPool";
 import { startWorker } from "./jobs/worker";
 import { startAdminSocket, type AdminSocket } from "./adminSocket";
-import { keepMallocLean } from "./mallocTuning";
+import { keepMemoryLean } from "./idleMemory";
 import { nativeMalloc } from "./edge/native/kernelSend";
 import { METRICS_PATH, metricsListener, startMetricsListener, type MetricsServer } from "./metrics/serve";
 import { checkStoredPlans } from "./plans/storedPlans";
@@ -36,7 +36,7 @@ export interface RunningBerth {
 export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<RunningBerth> {
   const releaseLock = lockDataDir(env.dataDir);
   // Before the database and the first large buffers are allocated.
-  const stopTrimming = keepMallocLean(nativeMalloc);
+  const stopTrimming = keepMemoryLean({ native: nativeMalloc });
   let database: Database | undefined;
   try {
     // Under the lock, before anything opens: what an older Berth or a copy made under umask 022

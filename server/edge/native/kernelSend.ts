@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { NativeMalloc } from "../../mallocTuning";
+import type { NativeMalloc } from "../../idleMemory";
 
 export interface KernelSend {
   /** The bytes copied once into a sealed memfd: its fd, and a Buffer over the same pages. */

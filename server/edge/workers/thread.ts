@@ -27,6 +27,7 @@ import { plainTcpHandle } from "../http1/socketHandle";
 import { proxiedDb } from "./dbProxy";
 import { ServingCounts } from "../../metrics/counts";
 import { threadLogger } from "./threadLog";
+import { keepMemoryLean } from "../../idleMemory";
 import type { EventMessage, FromWorker, ToWorker, WorkerSetup } from "./protocol";
 
 const setup = workerData as WorkerSetup;
@@ -101,6 +102,8 @@ async function start(): Promise<void> {
     onShareLinkUsedUp: (used) => post({ type: "shareLinkUsedUp", ...used }),
   });
   sweep.start();
+  // This thread's heap is its own: at rest it gives back what a burst of traffic grew it to.
+  const stopLean = keepMemoryLean({ native: undefined });
 
   const serve = (message: Extract<ToWorker, { type: "connection" }>) => {
     received++;
@@ -164,6 +167,7 @@ async function start(): Promise<void> {
   const close = (force: boolean): Promise<void> => {
     closing = true;
     sweep.stop();
+    stopLean();
     // As server.close() does on the main thread: idle connections now, busy ones after their answer.
     for (const connection of open) {
       if (force) connection.destroy();
