@@ -6,7 +6,7 @@
 // Each server starts on a data directory that has started once already (migrations applied, the
 // day's backup taken: what an installation looks like on any day but its first), with every
 // setting at its default, backups included. Once /api/health answers, the bench waits `--settle`
-// seconds (default 75: past the allocator's first trim, mallocTuning.ts), then reads VmRSS once a
+// seconds (default 75: past the first compaction and trim at rest, idleMemory.ts), then reads VmRSS once a
 // second for 15 s and keeps the median. Then it asks the admin socket for the V8 heap after a full
 // collection, and reads /proc/<pid>/smaps for where the resident pages are: the node binary and
 // libraries (file pages, shared with every other node process), the C allocator's heap, V8's heap
@@ -29,7 +29,7 @@ interface Options {
 
 const USAGE = `Usage: npx tsx bench/memory.ts [--quick] [--settle SECONDS] [--summary-json FILE]
   --settle SECONDS   wait this long after start-up before sampling (default 75)
-  --quick            the same as --settle 30 (before the allocator's first trim)`;
+  --quick            the same as --settle 30 (before the first compaction at rest)`;
 
 const SAMPLE_SECONDS = 15;
 /** The goals: resident memory at idle. */

@@ -1,6 +1,7 @@
 // The operator's API (/api/admin/*, admins only; everyone else gets 404) and the `berth admin`
 // commands, which call the same services.
 import { z } from "zod";
+import { pageQueryField } from "./api";
 
 export const AdminUser = z.object({
   id: z.string(),
@@ -22,13 +23,7 @@ export const ADMIN_PAGE_SIZE = 50;
 /** GET /api/admin/users?search=&page=. */
 export const AdminUsersQuery = z.object({
   search: z.string().max(200, "Search for at most 200 characters").optional().describe("Part of a name or e-mail address."),
-  page: z.coerce
-    .number({ error: "Page must be a number" })
-    .int("Page must be a whole number")
-    .min(1, "Page starts at 1")
-    .max(1_000_000)
-    .optional()
-    .describe(`From 1; ${ADMIN_PAGE_SIZE} users a page, newest first.`),
+  page: pageQueryField(`From 1; ${ADMIN_PAGE_SIZE} users a page, newest first.`),
 });
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 

@@ -12,6 +12,17 @@ export const ErrorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
+/** A list's `?page=` query field: from 1, absent for the first; `description` says its size and order. */
+export function pageQueryField(description: string) {
+  return z.coerce
+    .number({ error: "Page must be a number" })
+    .int("Page must be a whole number")
+    .min(1, "Page starts at 1")
+    .max(1_000_000)
+    .optional()
+    .describe(description);
+}
+
 /**
  * GET /api/health: "ok" once migrations have run and the database answers; "draining" (503) from
  * the moment the process is told to stop; "unavailable" (503) when the database does not answer.

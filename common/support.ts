@@ -1,6 +1,7 @@
 // Help and upgrades: the support form of /dashboard/help, the admin's inbox of contact and support
 // messages, and requests for a higher plan when the operator has no billing page (BERTH_UPGRADE_URL unset).
 import { z } from "zod";
+import { pageQueryField } from "./api";
 import { ContactRequest } from "./contact";
 import { CONTACT_FIELD_MAX } from "./limits";
 
@@ -45,13 +46,7 @@ export type AdminMessage = z.infer<typeof AdminMessage>;
 
 /** GET /api/admin/messages?page=. */
 export const AdminMessagesQuery = z.object({
-  page: z.coerce
-    .number({ error: "Page must be a number" })
-    .int("Page must be a whole number")
-    .min(1, "Page starts at 1")
-    .max(1_000_000)
-    .optional()
-    .describe(`From 1; ${ADMIN_MESSAGES_PAGE_SIZE} messages a page, newest first.`),
+  page: pageQueryField(`From 1; ${ADMIN_MESSAGES_PAGE_SIZE} messages a page, newest first.`),
 });
 export type AdminMessagesQuery = z.infer<typeof AdminMessagesQuery>;
 
@@ -122,7 +117,7 @@ export const ADMIN_UPGRADE_PAGE_SIZE = 20;
 
 /** GET /api/admin/upgrade-requests?page=: pending requests, oldest first (the first asked, the first answered). */
 export const AdminUpgradeRequestsQuery = z.object({
-  page: AdminMessagesQuery.shape.page.describe(`From 1; ${ADMIN_UPGRADE_PAGE_SIZE} requests a page, oldest first.`),
+  page: pageQueryField(`From 1; ${ADMIN_UPGRADE_PAGE_SIZE} requests a page, oldest first.`),
 });
 export type AdminUpgradeRequestsQuery = z.infer<typeof AdminUpgradeRequestsQuery>;
 
