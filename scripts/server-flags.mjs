@@ -15,8 +15,3 @@
 // compiler only, the embedded database's statements take 20–35 % longer (a redeploy's API calls
 // 123 → 150 ms, a first deploy of 1,000 files 590 → 811 ms); on PostgreSQL nothing changes.
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--liftoff-only"];
-
-/** NODE_OPTIONS with the server's flags added, for a launcher that starts node through another tool (tsx). */
-export function withServerFlags(nodeOptions = "") {
-  return [nodeOptions, ...SERVER_NODE_FLAGS].filter(Boolean).join(" ");
-}
