@@ -4,7 +4,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createFsBlobStore } from "../storage/fs";
-import { BlobCache } from "./blobCache";
+import { BlobNotFoundError } from "../storage/blobStore";
+import { BlobCache, READ_NOW_MAX_BYTES } from "./blobCache";
 import { EdgeMemory } from "./memory/budget";
 
 async function storeWith(contents: string[]) {
@@ -63,5 +64,38 @@ describe("BlobCache", () => {
     expect(cache.peek(shas[0]!)).toBeUndefined();
     expect(cache.peek(shas[1]!)).toBeDefined();
     expect(memory.used).toBe(70);
+  });
+});
+
+describe("BlobCache.readNow", () => {
+  it("reads a small local blob on this thread, once, and keeps it", async () => {
+    const { store, shas } = await storeWith(["hello"]);
+    let reads = 0;
+    const counting = { ...store, readSync: (sha: string) => (reads++, store.readSync!(sha)) };
+    const cache = new BlobCache(counting, new EdgeMemory(1000), 100);
+    expect(String(cache.readNow(shas[0]!, 5))).toBe("hello");
+    expect(String(cache.readNow(shas[0]!, 5))).toBe("hello");
+    expect(reads).toBe(1);
+    expect(cache.size).toBe(5);
+    expect(String(cache.peek(shas[0]!))).toBe("hello");
+  });
+
+  it("leaves to load() what it must not read now: too large, a store without local files, a read in flight, a missing blob", async () => {
+    const { store, shas } = await storeWith(["x".repeat(64), "hello"]);
+    const big = new BlobCache(store, new EdgeMemory(1e7), 1e6);
+    expect(big.readNow(shas[0]!, READ_NOW_MAX_BYTES + 1)).toBeUndefined();
+
+    const noLocal = new BlobCache({ ...store, readSync: undefined }, new EdgeMemory(1000), 100);
+    expect(noLocal.readNow(shas[1]!, 5)).toBeUndefined();
+
+    // Taking it now while load() reads it would keep (and count) it twice.
+    const cache = new BlobCache(store, new EdgeMemory(1000), 100);
+    const loading = cache.load(shas[1]!);
+    expect(cache.readNow(shas[1]!, 5)).toBeUndefined();
+    expect(String(await loading)).toBe("hello");
+    expect(cache.size).toBe(5);
+
+    expect(cache.readNow("0".repeat(64), 5)).toBeUndefined();
+    await expect(cache.load("0".repeat(64))).rejects.toThrow(BlobNotFoundError);
   });
 });

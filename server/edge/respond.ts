@@ -94,7 +94,8 @@ function notModified(req: EdgeRequest, p: PreparedFile): boolean {
 }
 
 /**
- * The warm path: answers from memory without a promise when it can (the chosen variant cached).
+ * The warm path: answers without a promise when it can (the chosen variant cached, or small and
+ * read now from a local store: BlobCache.readNow).
  * Returns false when the caller must take the full path. Never looks at Range: the callers
  * send requests with one elsewhere (respondWithRange).
  */
@@ -104,10 +105,18 @@ export function respondFromMemory(req: EdgeRequest, reply: EdgeReply, cache: Blo
     return true;
   }
   const encoding = chosenEncoding(req, p.file);
-  const buffer = cache.peek(blobFor(p.file, encoding).sha256);
-  if (!buffer) return false;
-  if (req.method !== "HEAD") cache.counts.hit();
-  reply.send(p.status, p.byEncoding[encoding]!, req.method === "HEAD" ? undefined : buffer);
+  const blob = blobFor(p.file, encoding);
+  const head = req.method === "HEAD";
+  let buffer = cache.peek(blob.sha256);
+  if (buffer) {
+    if (!head) cache.counts.hit();
+  } else {
+    // A HEAD needs no body: respondWithFile answers it without reading one.
+    buffer = head ? undefined : cache.readNow(blob.sha256, blob.size);
+    if (!buffer) return false;
+    cache.counts.miss();
+  }
+  reply.send(p.status, p.byEncoding[encoding]!, head ? undefined : buffer);
   return true;
 }
 

@@ -45,6 +45,13 @@ export interface BlobStore extends TempSweeper {
    * is never written in place, so a link keeps its bytes after the store deletes its own name.
    */
   filePath?(sha256: string): string;
+  /**
+   * Stores that keep blobs as local files only: the whole blob, read at once on the calling thread.
+   * For the edge's small bodies: from the page cache such a read takes microseconds, where the
+   * thread pool's trips (open, stat, read, close) cost more than the request they serve. Throws
+   * BlobNotFoundError.
+   */
+  readSync?(sha256: string): Buffer;
   stat(sha256: string): Promise<BlobInfo | undefined>;
   delete(sha256: string): Promise<void>;
   /**

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeBlobStore, sha256Of } from "../test/storage/blobStore.suite";
+import { BlobNotFoundError } from "./blobStore";
 import { createFsBlobStore, removeStaleTempFiles } from "./fs";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "berth-blobs-"));
@@ -31,6 +32,15 @@ describe("createFsBlobStore", () => {
     const sha = sha256Of(bytes);
     await createFsBlobStore(dir).put(Readable.from([bytes]), { maxBytes: 100 });
     expect(existsSync(path.join(dir, sha.slice(0, 2), sha.slice(2, 4), sha))).toBe(true);
+  });
+
+  it("reads a whole blob on the calling thread, and names a missing one", async () => {
+    const store = createFsBlobStore(dir);
+    const bytes = Buffer.from("read now");
+    const { sha256 } = await store.put(Readable.from([bytes]), { maxBytes: 100 });
+    expect(store.readSync!(sha256)).toEqual(bytes);
+    expect(() => store.readSync!("0".repeat(64))).toThrow(BlobNotFoundError);
+    expect(() => store.readSync!("../../etc/passwd")).toThrow();
   });
 
   it("reports created: true to exactly one of several racing puts", async () => {

@@ -2,7 +2,7 @@
 // for fast lookups however many blobs there are. Uploads land in `<dir>/tmp/` first, on the same
 // filesystem, so that moving a finished blob into place is a single atomic link or rename.
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import { link, mkdir, open, readdir, rename, rm, stat, unlink, utimes, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -107,6 +107,14 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
     openFile,
 
     filePath: blobPath,
+
+    readSync(sha256: string): Buffer {
+      try {
+        return readFileSync(blobPath(sha256));
+      } catch (error) {
+        throw isMissing(error) ? new BlobNotFoundError(sha256) : error;
+      }
+    },
 
     async get(sha256: string, range?: { start: number; end: number }): Promise<Readable> {
       if (range) assertRange(range);

@@ -20,6 +20,7 @@ import { closeSync } from "node:fs";
 import { createRequire } from "node:module";
 import net, { type Socket } from "node:net";
 import path from "node:path";
+import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 import type { FastifyBaseLogger } from "fastify";
@@ -33,6 +34,15 @@ import { MIN_BUDGET_BYTES } from "../memory/budget";
 import { runProxiedQuery } from "./dbProxy";
 import { ServingCounts } from "../../metrics/counts";
 import { EDGE_EVENTS, type FromWorker, type QueryError, type ToWorker, type WorkerReport, type WorkerSetup } from "./protocol";
+
+/**
+ * Each worker's young generation, in MB per semi-space. The server's --max-semi-space-size=16 is
+ * for the main thread's bursts of database and API work, and V8 applies that flag to every
+ * isolate, above a Worker's own resourceLimits: each worker then kept 32 MB of empty young
+ * generation resident, more than the rest of its heap. A worker's garbage is its requests' few
+ * short-lived objects, and the edge bench served as fast with 2 MB (bench/README.md).
+ */
+export const WORKER_SEMI_SPACE_MB = 2;
 
 /** How long a worker may take to be ready (tests start them from TypeScript sources). */
 const START_TIMEOUT_MS = 60_000;
@@ -548,6 +558,7 @@ function closeQuietly(fd: number): void {
  * (tests, tsx) thread.ts, loaded through tsx, as Node 20 applies no --import loader to workers.
  */
 function startThread(setup: WorkerSetup, transferList: MessagePort[]): Worker {
+  useWorkerHeapSize();
   const options = { workerData: setup, transferList, name: `berth-edge-${setup.index}` };
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./edgeWorker.js", import.meta.url), options);
   // Its ESM entry: the package's own path to it, as `import` would resolve it from here.
@@ -556,4 +567,12 @@ function startThread(setup: WorkerSetup, transferList: MessagePort[]): Worker {
   const source = new URL("./thread.ts", import.meta.url).href;
   const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
   return new Worker(code, { ...options, eval: true });
+}
+
+/**
+ * Sizes the young generation of the isolates made from now on: the edge workers. V8 reads the flag
+ * when it makes an isolate, so the main thread's heap, made at start, keeps the size it has.
+ */
+export function useWorkerHeapSize(): void {
+  v8.setFlagsFromString(`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
 }
