@@ -3,10 +3,12 @@
 // an isolate, so the process cannot set them on itself.
 //
 // --max-semi-space-size: V8 sizes the young generation from the machine's memory. Node 20 let it
-// grow to 2 × 16 MB; Node 24 lets it grow to 2 × 64 MB (128 MB on a 24 GB machine), for the main
-// thread and for each edge worker thread alike, and the pages stay resident once touched. Berth
-// idled 110–150 MB higher on Node 24 for that alone. Its edge allocates little per request, so
-// the smaller young generation costs no measurable throughput (bench/README.md, memory).
+// grow to 2 × 16 MB; Node 24 lets it grow to 2 × 64 MB (128 MB on a 24 GB machine), and the pages
+// stay resident once touched: Berth idled 110–150 MB higher on Node 24 for that alone. At 2 × 16 MB
+// the main thread still often held 32 MB of young generation, and V8's pool of freed pages beside
+// it, while edge workers served: the edge bench's peak with two workers was 306–405 MiB over six
+// starts, 302–337 MiB at 2 × 8 MB, with the single thread serving as fast (bench/README.md). The
+// edge workers get a smaller one still (edge/workers/pool.ts).
 //
 // --liftoff-only: the embedded database (PGlite) is PostgreSQL compiled to WebAssembly. Node 24's
 // optimizing WebAssembly compiler needs about 550 MB for a moment to compile one of its hottest
@@ -14,4 +16,4 @@
 // under 260 MB, enough to kill it on a 512 MB server. Node 20's compiler did not. With the baseline
 // compiler only, the embedded database's statements take 20–35 % longer (a redeploy's API calls
 // 123 → 150 ms, a first deploy of 1,000 files 590 → 811 ms); on PostgreSQL nothing changes.
-export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16", "--liftoff-only"];
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=8", "--liftoff-only"];

@@ -12,10 +12,11 @@ console.log(space.space_size / 2 ** 20);
 `;
 
 describe("the server's node flags", () => {
-  it("are accepted by this node and keep the young generation at 2 × 16 MB at most", () => {
+  it("are accepted by this node and keep the young generation at 2 × 8 MB at most", () => {
     const newSpaceMb = Number(execFileSync(process.execPath, [...SERVER_NODE_FLAGS, "-e", GROW_NEW_SPACE], { encoding: "utf8" }));
     expect(newSpaceMb).toBeGreaterThan(0);
-    expect(newSpaceMb).toBeLessThanOrEqual(32);
+    // Node 24's V8 keeps 3–5 MB more beside the two semi-spaces.
+    expect(newSpaceMb).toBeLessThanOrEqual(21);
   });
 });
 

@@ -36,9 +36,9 @@ import { ServingCounts } from "../../metrics/counts";
 import { EDGE_EVENTS, type FromWorker, type QueryError, type ToWorker, type WorkerReport, type WorkerSetup } from "./protocol";
 
 /**
- * Each worker's young generation, in MB per semi-space. The server's --max-semi-space-size=16 is
+ * Each worker's young generation, in MB per semi-space. The server's --max-semi-space-size is
  * for the main thread's bursts of database and API work, and V8 applies that flag to every
- * isolate, above a Worker's own resourceLimits: each worker then kept 32 MB of empty young
+ * isolate, above a Worker's own resourceLimits: at 16 each worker kept 32 MB of empty young
  * generation resident, more than the rest of its heap. A worker's garbage is its requests' few
  * short-lived objects, and the edge bench served as fast with 2 MB (bench/README.md).
  */
