@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,15 @@ describe("starting Berth", () => {
     berth = await startBerth();
   });
   afterAll(() => berth.stop());
+
+  it("runs from a bundle of Latin-1 characters only, which V8 holds at one byte a character", () => {
+    // One character past Latin-1, even in a comment, doubles what every thread keeps of the source.
+    for (const file of ["main.js", "edgeWorker.js"]) {
+      const code = readFileSync(path.join(import.meta.dirname, "../dist/server", file), "utf8");
+      expect(code.length).toBeGreaterThan(100_000);
+      expect(code.match(/[^\0-\xff]/gu) ?? []).toEqual([]);
+    }
+  });
 
   it("answers health once migrations have run", async () => {
     const response = await fetch(`${berth.url.replace("localhost", "127.0.0.1")}/api/health`);

@@ -4,7 +4,7 @@
 // whether a rebuild is needed.
 import { build as viteBuild } from "vite";
 import { build as esbuild } from "esbuild";
-import { writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { sourceHash, root } from "./source-hash.mjs";
 import { buildNative } from "./build-native.mjs";
 import { buildCli, packCli } from "./build-cli.mjs";
@@ -25,6 +25,7 @@ export async function buildAll({ quiet = false } = {}) {
     sourcemap: true,
     logLevel: quiet ? "warning" : "info",
   });
+  for (const file of ["main.js", "edgeWorker.js"]) latin1Only(path.join(root, "dist/server", file));
   mkdirSync(path.join(root, "dist"), { recursive: true });
   // After Vite, which empties dist/web.
   await buildCli({ quiet });
@@ -32,6 +33,17 @@ export async function buildAll({ quiet = false } = {}) {
   buildNative();
   writeFileSync(path.join(root, "dist/.build-stamp"), sourceHash());
   if (!quiet) console.log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * esbuild escapes what is outside ASCII in code, but not in the comments it keeps. One such
+ * character makes V8 hold the whole file's source two bytes a character, in every thread that
+ * loads it: 1.7 MB rather than 0.84 MB for main.js. In a comment an escape is only text.
+ */
+function latin1Only(file) {
+  const code = readFileSync(file, "utf8");
+  const escaped = code.replace(/[^\0-\xff]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+  if (escaped !== code) writeFileSync(file, escaped);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
