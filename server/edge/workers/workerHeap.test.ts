@@ -7,25 +7,8 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { GROW_HEAP } from "../../test/heapProbe";
 import { WORKER_SEMI_SPACE_MB } from "./pool";
-
-/**
- * Allocates short-lived objects, as a server does, until the young generation has grown as far as
- * it may, and batches that live through a few collections before they go, which fill the old
- * generation until a full collection. Leaves the largest sizes each space reached.
- */
-const GROW = `
-let keep = [], young = 0, old = 0;
-for (let i = 0; i < 3e6; i++) {
-  keep.push({ i, s: "x" + i });
-  if (keep.length > 2e5) keep = [];
-  if (i % 1000 === 0) {
-    const spaces = v8.getHeapSpaceStatistics();
-    young = Math.max(young, spaces.find((s) => s.space_name === "new_space").space_size);
-    old = Math.max(old, spaces.find((s) => s.space_name === "old_space").space_size);
-  }
-}
-`;
 
 const PROBE = `
 import v8 from "node:v8";
@@ -33,7 +16,7 @@ import { Worker } from "node:worker_threads";
 import { useWorkerHeapSize } from ${JSON.stringify(fileURLToPath(new URL("./pool.ts", import.meta.url)))};
 const inWorker = () => new Promise((resolve, reject) => {
   // Built-ins fetched this way, since --input-type=module makes the worker's code a module too.
-  const code = \`const v8 = process.getBuiltinModule("node:v8"); ${GROW} process.getBuiltinModule("node:worker_threads").parentPort.postMessage({ young, old });\`;
+  const code = \`const v8 = process.getBuiltinModule("node:v8"); ${GROW_HEAP} process.getBuiltinModule("node:worker_threads").parentPort.postMessage({ young, old });\`;
   const worker = new Worker(code, { eval: true });
   worker.once("message", resolve);
   worker.once("error", reject);
@@ -41,7 +24,7 @@ const inWorker = () => new Promise((resolve, reject) => {
 const before = await inWorker();
 useWorkerHeapSize();
 const after = await inWorker();
-${GROW}
+${GROW_HEAP}
 console.log(JSON.stringify({ before, after, main: young }));
 `;
 
