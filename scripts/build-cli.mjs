@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { LAZY_BUILTINS_BANNER, lazyBuiltins } from "./lazy-builtins.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const cliDir = path.join(root, "cli");
@@ -24,7 +25,8 @@ export async function buildCli({ outfile = cliEntry, quiet = false } = {}) {
     format: "esm",
     // The oldest Node the package promises (engines), so a newer syntax never slips in.
     target: `node${engines.node.replace(/[^\d.]/g, "").split(".")[0]}`,
-    banner: { js: "#!/usr/bin/env node" },
+    plugins: [lazyBuiltins],
+    banner: { js: `#!/usr/bin/env node\n${LAZY_BUILTINS_BANNER}` },
     legalComments: "none",
     logLevel: quiet ? "warning" : "info",
   });

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { sourceHash, root } from "./source-hash.mjs";
 import { buildNative } from "./build-native.mjs";
 import { buildCli, packCli } from "./build-cli.mjs";
+import { LAZY_BUILTINS_BANNER, lazyBuiltins } from "./lazy-builtins.mjs";
 import path from "node:path";
 
 export async function buildAll({ quiet = false } = {}) {
@@ -22,6 +23,8 @@ export async function buildAll({ quiet = false } = {}) {
     format: "esm",
     target: "node20",
     packages: "external",
+    plugins: [lazyBuiltins],
+    banner: { js: LAZY_BUILTINS_BANNER },
     sourcemap: true,
     logLevel: quiet ? "warning" : "info",
   });

@@ -1,5 +1,8 @@
 // The command line: what parses, what is a mistake (exit 2, with a usage hint), and the exit codes
 // of the built file itself.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS, parseCommandLine, parseVersion } from "./args";
 import { UsageError } from "./errors";
@@ -108,8 +111,19 @@ describe("the built file", () => {
     expect(unreachable).toEqual({ code: 1, stdout: "", stderr: `berth sites: could not reach http://127.0.0.1:${port}: connection refused\n` });
   });
 
+  it("leaves the lazy parts of Node's built-ins unloaded: undici, http2 and zlib are 40-50 ms of a start on Node 24", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "berth-cli-modules-"));
+    const probe = path.join(dir, "probe.cjs");
+    const list = path.join(dir, "modules.txt");
+    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));`);
+    const result = await runBuilt(berth, ["--version"], { env: { NODE_OPTIONS: `--require ${probe}` } });
+    expect(result.code).toBe(0);
+    const loaded = readFileSync(list, "utf8").split("\n");
+    expect(loaded).toContain("NativeModule http");
+    expect(loaded.filter((name) => /undici|http2|zlib/.test(name))).toEqual([]);
+  });
+
   it("has no dependency: one file that imports only Node's built-ins", async () => {
-    const { readFileSync } = await import("node:fs");
     const source = readFileSync(berth, "utf8");
     const imports = [...source.matchAll(/\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1] ?? m[2]);
     expect(imports.filter((name) => !name!.startsWith("node:"))).toEqual([]);
