@@ -18,6 +18,7 @@ import { deliverDueWebhooks } from "../services/deliverWebhooks";
 import { pruneWebhookDeliveries } from "../db/repositories/webhooks";
 import { noticeExpiringSites, pruneNotifications } from "../services/notifications/housekeeping";
 import { runDueChecks } from "../services/runDeploymentChecks";
+import { upkeepEmbeddedDatabase } from "../services/upkeepEmbeddedDatabase";
 
 export const WORKER_INTERVAL_MS = 60_000;
 /** Analytics roll-ups: an open Analytics tab sees a visit within about this long of the edge's flush. */
@@ -28,6 +29,11 @@ export const DOMAIN_INTERVAL_MS = 1_000;
 export const WEBHOOK_INTERVAL_MS = 1_000;
 /** Publish checks queued are looked for every second: results reach the deployment card within about that. */
 export const CHECK_INTERVAL_MS = 1_000;
+/**
+ * The embedded database's tables due for ANALYZE or VACUUM are looked for every 10 s (one query):
+ * a first deploy of a thousand files has statistics to plan with before its owner deploys again.
+ */
+export const UPKEEP_INTERVAL_MS = 10_000;
 /** Finished webhook deliveries are kept this long, for the owner's deliveries list. */
 export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 60 * 60_000;
 
@@ -109,6 +115,12 @@ export function startWorker(
     () => rollUpAnalytics(ctx),
     (error) => ctx.log.error({ err: error }, "analytics roll-up failed"),
   );
+  // PGlite has no autovacuum: the worker does its part (services/upkeepEmbeddedDatabase.ts).
+  const upkeep = every(
+    UPKEEP_INTERVAL_MS,
+    () => upkeepEmbeddedDatabase(ctx),
+    (error) => ctx.log.error({ err: error }, "database upkeep failed"),
+  );
   // What a crash left behind, once older than BERTH_ORPHAN_GRACE_SECONDS (services/sweepOrphans.ts).
   const orphans = every(
     sweepIntervalMs(ctx.env.orphanGraceMs),
@@ -128,7 +140,16 @@ export function startWorker(
   return {
     async stop() {
       stopping.abort();
-      await Promise.all([housekeeping.stop(), domains.stop(), webhooks.stop(), checks.stop(), analytics.stop(), orphans.stop(), backups?.stop()]);
+      await Promise.all([
+        housekeeping.stop(),
+        domains.stop(),
+        webhooks.stop(),
+        checks.stop(),
+        analytics.stop(),
+        upkeep.stop(),
+        orphans.stop(),
+        backups?.stop(),
+      ]);
     },
   };
 }
