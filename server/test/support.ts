@@ -28,7 +28,21 @@ import type { NoticeWatch } from "../services/notifications/watchNotices";
 import type { EdgeWorkerPool } from "../edge/workers/pool";
 
 export type Driver = "pglite" | "postgres";
-export const DRIVERS: readonly Driver[] = ["pglite", "postgres"];
+/**
+ * The databases the suites that run on both run on: both unless BERTH_TEST_DATABASES names some
+ * (comma-separated). CI's second pass on an older Node runs them on the embedded one only: the
+ * database axis is covered by the first pass, and PGlite is what a fresh install on that Node runs.
+ */
+export const DRIVERS: readonly Driver[] = testDrivers(process.env.BERTH_TEST_DATABASES);
+
+function testDrivers(setting: string | undefined): Driver[] {
+  const all: Driver[] = ["pglite", "postgres"];
+  if (!setting?.trim()) return all;
+  const named = setting.split(",").map((name) => name.trim());
+  const unknown = named.filter((name) => !all.includes(name as Driver));
+  if (unknown.length > 0) throw new Error(`BERTH_TEST_DATABASES names ${unknown.join(", ")}; it takes pglite, postgres or both`);
+  return all.filter((driver) => named.includes(driver));
+}
 
 let counter = 0;
 let addresses = 0;
