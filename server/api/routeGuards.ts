@@ -13,7 +13,7 @@ import { API_TOKEN_TEXT, type ApiTokenPermission } from "../../common/apiTokens"
 import { SITE_TEXT } from "../../common/sites";
 import type { AppContext } from "../context";
 import type { ApiToken } from "../db/repositories/apiTokens";
-import type { SiteSummary } from "../db/repositories/sites";
+import type { Site } from "../db/repositories/sites";
 import { AppError } from "../errors";
 import { authenticateApiToken, permits, RateLimitedError } from "../services/authenticateApiToken";
 import { requireNotDeleted, requireSite } from "../services/siteAccess";
@@ -22,7 +22,7 @@ import { bearerSecret, isAdmin, requireSession, type RequestSession, type Sessio
 interface Granted {
   user?: SessionUser;
   session?: RequestSession["session"];
-  site?: SiteSummary;
+  site?: Site;
   apiToken?: ApiToken | null;
 }
 
@@ -33,7 +33,7 @@ declare module "fastify" {
     /** The session the request came with, set by every guard on a request without an API token. */
     readonly session: RequestSession["session"];
     /** The user's site named by :siteId, set by ownSite and ownSiteForChange. */
-    readonly site: SiteSummary;
+    readonly site: Site;
     /** The API token the request came with, or null for a session: set by every guard. */
     readonly apiToken: ApiToken | null;
   }

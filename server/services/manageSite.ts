@@ -3,15 +3,16 @@
 import { DEPLOY_TEXT } from "../../common/deploys";
 import type { AppContext } from "../context";
 import { getDeploymentForSite, type Deployment } from "../db/repositories/deployments";
-import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, type Site, type SiteSummary } from "../db/repositories/sites";
+import { siteHasFiles } from "../db/repositories/siteFiles";
+import { lockSiteForUser, markSiteDeleted, restoreDeletedSite, type Site } from "../db/repositories/sites";
 import { AppError } from "../errors";
 import { enqueueWebhookEvent, siteEvent } from "./enqueueWebhookEvent";
 import { makeLive, publishDeployment } from "./publishDeployment";
 import { requireNotDeleted, requireSite } from "./siteAccess";
 
 /** The caller has checked that the site is the user's and not deleted (requireSiteForChange). */
-export async function deployNow(ctx: AppContext, site: SiteSummary): Promise<Deployment> {
-  if (site.file_count === 0) throw new AppError("nothing_to_deploy", 400, "There are no files to deploy. Upload a file first.");
+export async function deployNow(ctx: AppContext, site: Site): Promise<Deployment> {
+  if (!(await siteHasFiles(ctx.db, site.id))) throw new AppError("nothing_to_deploy", 400, "There are no files to deploy. Upload a file first.");
   return publishDeployment(ctx, site, "Deployed from the dashboard");
 }
 

@@ -42,12 +42,14 @@ export async function publishDeploy(ctx: PublishContext, userId: string, siteId:
   const deploy = await requireDeploy(ctx.db, userId, siteId, deployId);
   if (deploy.status !== "uploading") return deploy;
   requireOpen(deploy, now);
-  await requireNothingMissing(ctx.db, deploy.id);
   // Read before the transaction, so that no lock is held while blobs are read; the bytes are the
-  // user's or this deploy's, which nothing deletes while the deploy is open.
+  // user's or this deploy's, which nothing deletes while the deploy is open. A configuration file
+  // not sent yet cannot be read: then the answer says what is missing, not why the read failed.
+  // Whether all the files are there is checked once, under the locks below.
   const configFiles = manifestEntriesAt(ctx.db, deploy.id, ["_redirects", "_headers"]);
-  const config = await readConfigFiles(ctx, async (path) => (await configFiles).find((f) => f.path === path)).catch((error: unknown) => {
+  const config = await readConfigFiles(ctx, async (path) => (await configFiles).find((f) => f.path === path)).catch(async (error: unknown) => {
     if (error instanceof SiteConfigError) return error;
+    await requireNothingMissing(ctx.db, deploy.id);
     throw error;
   });
   const plan = await planOf(ctx, userId);
@@ -61,6 +63,12 @@ export async function publishDeploy(ctx: PublishContext, userId: string, siteId:
     const open = await lockDeploy(tx, deploy.id, "update");
     // Another request published it while this one read the configuration: its answer stands.
     if (!open || open.status !== "uploading") return { site, deploy: open ?? deploy, deployment: undefined };
+    // Under the blobs' locks, what the user stores or the deploy received is stored and stays:
+    // the rows referring to it are there, and a deletion waits for these locks, then sees ours.
+    // Checked before a bad configuration fails the deploy, so that the files it names are ones
+    // this user sent or stores, not bytes another account happens to hold.
+    await lockBlobsOfDeploy(tx, deploy.id);
+    await requireNothingMissing(tx, deploy.id);
     const note = deploy.message ?? DEPLOY_NOTE;
     if (config instanceof SiteConfigError) {
       const started = await insertNextDeployment(tx, site.id, note);
@@ -68,10 +76,6 @@ export async function publishDeploy(ctx: PublishContext, userId: string, siteId:
       await enqueueWebhookEvent(tx, siteEvent(ctx.urls, "deploy.failed", site, failed));
       return { site, deploy: await markDeployFailed(tx, deploy.id, failed.id, config.message), deployment: failed };
     }
-    // Under the blobs' locks, what the user stores or the deploy received is stored and stays:
-    // the rows referring to it are there, and a deletion waits for these locks, then sees ours.
-    await lockBlobsOfDeploy(tx, deploy.id);
-    await requireNothingMissing(tx, deploy.id);
     const deployment = await publishManifest(ctx, tx, site, deploy, config, note);
     if ((await storageUsedByUser(tx, userId)) > byteLimit(plan.storageBytes)) throw quotaExceeded(byteLimit(plan.storageBytes));
     return { site, deploy: await markDeployPublished(tx, deploy.id, deployment.id), deployment };

@@ -30,7 +30,7 @@ import {
   type ManifestEntry,
 } from "../db/repositories/history";
 import { findSiteFileByPath } from "../db/repositories/siteFiles";
-import type { SiteSummary } from "../db/repositories/sites";
+import type { Site } from "../db/repositories/sites";
 import { AppError } from "../errors";
 import { diffLines, hunksOf, splitLines } from "../history/lineDiff";
 import { BlobNotFoundError } from "../storage/blobStore";
@@ -49,7 +49,7 @@ export function historyPath(value: string | undefined): string | null {
 }
 
 /** A file's versions, or a folder's (the whole site's when `path` is null), newest first. */
-export async function readHistory(ctx: Ctx, site: SiteSummary, path: string | null, folder: boolean): Promise<HistoryResponse> {
+export async function readHistory(ctx: Ctx, site: Site, path: string | null, folder: boolean): Promise<HistoryResponse> {
   const kept = versionsKept(await planOf(ctx, site.user_id));
   if (!folder && path !== null) {
     const [rows, current] = await Promise.all([fileVersions(ctx.db, site.id, path), findSiteFileByPath(ctx.db, site.id, path)]);
@@ -71,13 +71,14 @@ export async function readHistory(ctx: Ctx, site: SiteSummary, path: string | nu
       })),
     };
   }
-  const [rows, exists] = await Promise.all([
+  const [rows, exists, liveDeployment] = await Promise.all([
     folderVersions(ctx.db, site.id, path),
     path === null ? Promise.resolve(true) : findSiteFileByPath(ctx.db, site.id, path).then((f) => f?.is_folder === true),
+    site.live_deployment_id ? getDeploymentForSite(ctx.db, site.id, site.live_deployment_id) : undefined,
   ]);
   // The working tree is the live version's files (each change publishes at once, a rollback resets
   // it), so the folder is as the newest of its versions at or before the live one.
-  const live = site.live_version ?? 0;
+  const live = liveDeployment?.version ?? 0;
   const currentIndex = exists ? rows.findIndex((r) => r.version <= live) : -1;
   return {
     path: path ?? "",
@@ -97,7 +98,7 @@ export async function readHistory(ctx: Ctx, site: SiteSummary, path: string | nu
   };
 }
 
-export async function readDeletedFiles(ctx: Ctx, site: SiteSummary): Promise<DeletedFile[]> {
+export async function readDeletedFiles(ctx: Ctx, site: Site): Promise<DeletedFile[]> {
   const rows = await deletedFiles(ctx.db, site.id);
   return rows.map((r) => ({
     path: r.path,
@@ -110,7 +111,7 @@ export async function readDeletedFiles(ctx: Ctx, site: SiteSummary): Promise<Del
 }
 
 /** Each time the live version changed, newest first, with when it stopped being live. */
-export async function readLivePeriods(ctx: Ctx, site: SiteSummary): Promise<LivePeriod[]> {
+export async function readLivePeriods(ctx: Ctx, site: Site): Promise<LivePeriod[]> {
   const rows = await livePeriodsOfSite(ctx.db, site.id);
   return rows
     .map((r, i) => ({
@@ -129,7 +130,7 @@ export async function readLivePeriods(ctx: Ctx, site: SiteSummary): Promise<Live
  */
 export async function keptVersion(
   ctx: Pick<AppContext, "db" | "plans">,
-  site: Pick<SiteSummary, "id" | "user_id">,
+  site: Pick<Site, "id" | "user_id">,
   deploymentId: string,
 ): Promise<Deployment> {
   const deployment = UUID.test(deploymentId) ? await getDeploymentForSite(ctx.db, site.id, deploymentId) : undefined;
@@ -149,12 +150,7 @@ export function versionNotKept(plans: PlanCatalog, plan: Plan): AppError {
 }
 
 /** One file as a kept version had it, with its bytes. */
-export async function openVersionFile(
-  ctx: Ctx,
-  site: SiteSummary,
-  deploymentId: string,
-  path: string,
-): Promise<{ entry: ManifestEntry; stream: Readable }> {
+export async function openVersionFile(ctx: Ctx, site: Site, deploymentId: string, path: string): Promise<{ entry: ManifestEntry; stream: Readable }> {
   const deployment = await keptVersion(ctx, site, deploymentId);
   const entry = await manifestEntry(ctx.db, site.id, deployment.id, path);
   if (!entry) throw new AppError("file_not_found", 404, HISTORY_TEXT.notInVersion);
@@ -174,7 +170,7 @@ export async function openVersionFile(
  */
 export async function compareVersions(
   ctx: Ctx,
-  site: SiteSummary,
+  site: Site,
   query: { from?: string | undefined; to?: string | undefined; path: string | null },
 ): Promise<CompareResponse> {
   const to = query.to ? await keptVersion(ctx, site, query.to) : await liveOrNewest(ctx, site);
@@ -195,14 +191,14 @@ export async function compareVersions(
   };
 }
 
-async function liveOrNewest(ctx: Ctx, site: SiteSummary): Promise<Deployment> {
+async function liveOrNewest(ctx: Ctx, site: Site): Promise<Deployment> {
   if (site.live_deployment_id) return keptVersion(ctx, site, site.live_deployment_id);
   const newest = (await listDeploymentsForSite(ctx.db, site.id)).find((d) => d.status === "success");
   if (!newest) throw new AppError("nothing_to_compare", 409, HISTORY_TEXT.needTwoVersions);
   return newest;
 }
 
-async function publishedBefore(ctx: Ctx, site: SiteSummary, to: Deployment): Promise<Deployment> {
+async function publishedBefore(ctx: Ctx, site: Site, to: Deployment): Promise<Deployment> {
   const before = (await listDeploymentsForSite(ctx.db, site.id)).find((d) => d.status === "success" && d.version < to.version);
   if (!before) throw new AppError("nothing_to_compare", 409, HISTORY_TEXT.needTwoVersions);
   return before;

@@ -1,14 +1,27 @@
 import type { Db } from "../db/client";
-import { getSiteSummaryForUser, type SiteSummary } from "../db/repositories/sites";
+import { getSiteForUser, getSiteSummaryForUser, type Site, type SiteSummary } from "../db/repositories/sites";
 import { AppError } from "../errors";
 import { SITE_TEXT } from "../../common/sites";
 
-/** The owner's site; a missing site and someone else's are the same 404. */
-export async function requireSite(db: Db, userId: string, siteId: string): Promise<SiteSummary> {
-  const site = UUID.test(siteId) ? await getSiteSummaryForUser(db, userId, siteId) : undefined;
-  if (!site) throw new AppError("site_not_found", 404, SITE_TEXT.notFoundTitle);
+/**
+ * The owner's site; a missing site and someone else's are the same 404. Its row only: the totals
+ * of its files (SiteSummary) add up the whole working tree, so only the answers that show them
+ * read them.
+ */
+export async function requireSite(db: Db, userId: string, siteId: string): Promise<Site> {
+  const site = UUID.test(siteId) ? await getSiteForUser(db, userId, siteId) : undefined;
+  if (!site) throw siteNotFound();
   return site;
 }
+
+/** The owner's site with the totals of its files, for an answer that shows them; the same 404. */
+export async function requireSiteSummary(db: Db, userId: string, siteId: string): Promise<SiteSummary> {
+  const site = UUID.test(siteId) ? await getSiteSummaryForUser(db, userId, siteId) : undefined;
+  if (!site) throw siteNotFound();
+  return site;
+}
+
+const siteNotFound = () => new AppError("site_not_found", 404, SITE_TEXT.notFoundTitle);
 
 /**
  * A deleted site can be read and restored, not changed: a change made in its grace period before the
@@ -24,7 +37,7 @@ export function requireNotDeleted(site: { is_deleted: boolean }): void {
  * requireSite, then 409 site_deleted while it is deleted. Every change to a site goes through
  * this, except restoring it and deleting it (whose own update refuses a deleted site).
  */
-export async function requireSiteForChange(db: Db, userId: string, siteId: string): Promise<SiteSummary> {
+export async function requireSiteForChange(db: Db, userId: string, siteId: string): Promise<Site> {
   const site = await requireSite(db, userId, siteId);
   requireNotDeleted(site);
   return site;

@@ -13,7 +13,7 @@ import type { AppContext } from "../../context";
 import { listShareLinkOpensForUser, listShareLinksForSite } from "../../db/repositories/shareLinks";
 import { createShareLink, deleteShareLink, requireShareLink, updateShareLink } from "../../services/manageShareLinks";
 import { setSiteVisibility } from "../../services/setSiteVisibility";
-import { requireSite } from "../../services/siteAccess";
+import { requireSiteSummary } from "../../services/siteAccess";
 import { routeGuards } from "../routeGuards";
 import { presentSite } from "../sites/present";
 import { parseBody } from "../validate";
@@ -153,7 +153,7 @@ export async function shareLinkRoutes(app: FastifyInstance, ctx: AppContext): Pr
     async (request): Promise<SiteResponse> => {
       const { user, site } = request;
       await setSiteVisibility(ctx, user.id, site.id, parseBody(request, UpdateVisibilityRequest).visibility);
-      return presentSite(await requireSite(ctx.db, user.id, site.id), ctx.urls);
+      return presentSite(await requireSiteSummary(ctx.db, user.id, site.id), ctx.urls);
     },
   );
 }

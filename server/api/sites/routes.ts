@@ -12,13 +12,13 @@ import {
 } from "../../../common/sites";
 import { CreateSiteRequest } from "../../../common/deploys";
 import type { AppContext } from "../../context";
-import { getSiteSummaryForUser, listSitesForUser } from "../../db/repositories/sites";
-import { AppError } from "../../errors";
+import { listSitesForUser } from "../../db/repositories/sites";
 import { accountStats } from "../../services/accountStats";
 import { createEmptySite, createSite, requireRoomForSite } from "../../services/createSite";
 import { editSiteDetails } from "../../services/editSiteDetails";
 import { deleteSite, restoreSite } from "../../services/manageSite";
 import { scheduleSite } from "../../services/scheduleSite";
+import { requireSiteSummary } from "../../services/siteAccess";
 import { setSitePassword } from "../../services/protectSite";
 import { viewsLast7Days } from "../../services/siteAnalytics";
 import { stageUploadForUser } from "../../services/stageUploadForUser";
@@ -33,11 +33,8 @@ type SiteParams = { Params: { siteId: string } };
 export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = routeGuards(ctx);
   /** The site as it is after a change. */
-  const present = async (userId: string, siteId: string): Promise<SiteResponse> => {
-    const site = await getSiteSummaryForUser(ctx.db, userId, siteId);
-    if (!site) throw new AppError("site_not_found", 404, "Site not found");
-    return presentSite(site, ctx.urls);
-  };
+  const present = async (userId: string, siteId: string): Promise<SiteResponse> =>
+    presentSite(await requireSiteSummary(ctx.db, userId, siteId), ctx.urls);
 
   app.post(
     "/api/subdomains/reserve",
@@ -132,7 +129,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.get<SiteParams>(
     "/api/sites/:siteId",
     { preHandler: guard.ownSite, config: { token: "read", doc: { summary: "Read a site", tags: ["Sites"], response: { 200: SiteResponse } } } },
-    async (request): Promise<SiteResponse> => presentSite(request.site, ctx.urls),
+    async (request): Promise<SiteResponse> => present(request.user.id, request.site.id),
   );
 
   app.patch<SiteParams>(

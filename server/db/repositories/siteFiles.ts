@@ -59,6 +59,16 @@ export async function listEmptyFolders(db: Executor, siteId: string): Promise<st
   return rows.map((r) => r.path);
 }
 
+/** Whether the working tree holds a file (folders do not count). */
+export async function siteHasFiles(db: Executor, siteId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(siteFiles)
+    .where(and(eq(siteFiles.site_id, siteId), eq(siteFiles.is_folder, false)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function getSiteFile(db: Executor, siteId: string, fileId: string): Promise<SiteFile | undefined> {
   const [row] = await db
     .select()

@@ -41,6 +41,15 @@ export async function getSiteSummaryForUser(db: Executor, userId: string, siteId
   return row ? toSummary(row) : undefined;
 }
 
+/** The owner's site, its row only: what a request on the site needs, without its files' totals. */
+export async function getSiteForUser(db: Executor, userId: string, siteId: string): Promise<Site | undefined> {
+  const [row] = await db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.user_id, userId)));
+  return row;
+}
+
 /** The owner's site, locked for the rest of the transaction (publishing, deleting). */
 export async function lockSiteForUser(tx: Executor, userId: string, siteId: string): Promise<Site | undefined> {
   const [row] = await tx

@@ -35,20 +35,24 @@ export function watchNotices(ctx: WatchContext): NoticeWatch {
     pending.add(running);
   };
 
-  // A burst of publishes checks storage once more after the check under way, not once each.
-  const storageChecks = new Map<string, { again: boolean }>();
+  // A burst of publishes checks storage once more after the check under way, not once each. A
+  // check that has not begun reading yet covers what asks before it does: a publish emits both a
+  // deployment and a site event, and one check after them is enough.
+  const storageChecks = new Map<string, { again: boolean; reading: boolean }>();
   const checkStorage = (userId: string) => {
     const running = storageChecks.get(userId);
     if (running) {
-      running.again = true;
+      if (running.reading) running.again = true;
       return;
     }
-    const state = { again: false };
+    const state = { again: false, reading: false };
     storageChecks.set(userId, state);
     track("storage", async () => {
       try {
+        await new Promise((resolve) => setImmediate(resolve));
         do {
           state.again = false;
+          state.reading = true;
           await checkStorageNotice(ctx, userId);
         } while (state.again);
       } finally {
