@@ -39,33 +39,47 @@ export const UPLOAD_CONCURRENCY = 4;
 export type UploadJob<F> = { kind: "file"; file: F } | { kind: "batch"; files: F[] };
 
 /**
+ * What storing a file costs the server besides its bytes (its own syncs), in bytes: the weight by
+ * which batches are evened out, so that a batch of many tiny files counts for what it costs.
+ */
+const FILE_WEIGHT = 64 * 1024;
+
+/**
  * The requests that send these files (one entry per digest). A small file costs more in its
  * request's round trip than in its bytes, so small files travel many to a tar; a large one goes
  * alone, streamed from disk, so nothing holds it in memory and a retry resends only it. The large
- * ones come first so they start early. The small ones are spread over at least
- * UPLOAD_CONCURRENCY batches, so every request in flight has a share and the server stores them
- * side by side; a batch of one goes as a plain PUT, which spares the server the tar's look over
- * the whole manifest (a redeploy that changed one file sends exactly one PUT).
+ * ones come first so they start early. The small ones are cut, in order, into a whole number of
+ * waves of UPLOAD_CONCURRENCY batches of even weight (each within BATCH_BYTES and BATCH_FILES), so
+ * every request in flight has a share, the server stores them side by side, and no small last
+ * batch waits alone for a free slot. A batch of one goes as a plain PUT, which spares the server
+ * the tar's look over the whole manifest (a redeploy that changed one file sends exactly one PUT).
  */
 export function planUploads<F extends { size: number }>(files: readonly F[]): UploadJob<F>[] {
   const large = files.filter((f) => f.size > LARGE_FILE_BYTES).sort((a, b) => b.size - a.size);
   const small = files.filter((f) => f.size <= LARGE_FILE_BYTES);
   const jobs: UploadJob<F>[] = large.map((file) => ({ kind: "file", file }));
   const smallBytes = small.reduce((sum, f) => sum + f.size, 0);
-  const maxFiles = Math.min(BATCH_FILES, Math.ceil(small.length / UPLOAD_CONCURRENCY));
-  const maxBytes = Math.min(BATCH_BYTES, Math.ceil(smallBytes / UPLOAD_CONCURRENCY));
+  const waves = Math.max(1, Math.ceil(Math.max(small.length / BATCH_FILES, smallBytes / BATCH_BYTES) / UPLOAD_CONCURRENCY));
+  const batches = Math.min(small.length, waves * UPLOAD_CONCURRENCY);
+  const totalWeight = smallBytes + small.length * FILE_WEIGHT;
   let batch: F[] = [];
   let bytes = 0;
+  let weightSoFar = 0;
+  // Batch n (from 1) closes once the files so far weigh n / batches of the whole.
+  let closedAt = 0;
   const close = () => {
     if (batch.length === 1) jobs.push({ kind: "file", file: batch[0]! });
     else if (batch.length > 1) jobs.push({ kind: "batch", files: batch });
     batch = [];
     bytes = 0;
+    closedAt = Math.floor((weightSoFar * batches) / totalWeight);
   };
   for (const file of small) {
-    if (batch.length > 0 && (bytes + file.size > maxBytes || batch.length >= maxFiles)) close();
+    if (batch.length > 0 && (bytes + file.size > BATCH_BYTES || batch.length >= BATCH_FILES)) close();
     batch.push(file);
     bytes += file.size;
+    weightSoFar += file.size + FILE_WEIGHT;
+    if (weightSoFar * batches >= (closedAt + 1) * totalWeight) close();
   }
   close();
   return jobs;
