@@ -239,6 +239,10 @@ describe.each(DRIVERS)("metrics (%s)", (driver) => {
       expect(sampleValue(families, "berth_db_pool_waiting")).toBe(0);
       return;
     }
+    // The notices and domain reloads earlier tests' publishes set off run in the background: they
+    // finish first, so that only this test's statements are under way.
+    await server.notices.settled();
+    await server.ctx.domains.settled();
     // A transaction held open and a statement waiting behind it: two under way as the scrape starts.
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

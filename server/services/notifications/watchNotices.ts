@@ -35,24 +35,23 @@ export function watchNotices(ctx: WatchContext): NoticeWatch {
     pending.add(running);
   };
 
-  // A burst of publishes checks storage once more after the check under way, not once each. A
-  // check that has not begun reading yet covers what asks before it does: a publish emits both a
-  // deployment and a site event, and one check after them is enough.
-  const storageChecks = new Map<string, { again: boolean; reading: boolean }>();
+  // A burst of publishes checks storage once more after the check under way, not once each. The
+  // events of the same turn as the one that started a check come from the same committed change
+  // (a publish emits a deployment and a site event together), so that check covers them.
+  const storageChecks = new Map<string, { again: boolean; sameTurn: boolean }>();
   const checkStorage = (userId: string) => {
     const running = storageChecks.get(userId);
     if (running) {
-      if (running.reading) running.again = true;
+      if (!running.sameTurn) running.again = true;
       return;
     }
-    const state = { again: false, reading: false };
+    const state = { again: false, sameTurn: true };
     storageChecks.set(userId, state);
+    queueMicrotask(() => (state.sameTurn = false));
     track("storage", async () => {
       try {
-        await new Promise((resolve) => setImmediate(resolve));
         do {
           state.again = false;
-          state.reading = true;
           await checkStorageNotice(ctx, userId);
         } while (state.again);
       } finally {
