@@ -65,21 +65,24 @@ export function planUploads<F extends { size: number }>(files: readonly F[]): Up
   let batch: F[] = [];
   let bytes = 0;
   let weightSoFar = 0;
-  // Batch n (from 1) closes once the files so far weigh n / batches of the whole.
-  let closedAt = 0;
+  // The batches cut so far at the even shares' boundaries: a file goes to the batch its middle falls in.
+  let boundariesPassed = 0;
   const close = () => {
     if (batch.length === 1) jobs.push({ kind: "file", file: batch[0]! });
     else if (batch.length > 1) jobs.push({ kind: "batch", files: batch });
     batch = [];
     bytes = 0;
-    closedAt = Math.floor((weightSoFar * batches) / totalWeight);
   };
   for (const file of small) {
-    if (batch.length > 0 && (bytes + file.size > BATCH_BYTES || batch.length >= BATCH_FILES)) close();
+    const weight = file.size + FILE_WEIGHT;
+    const middle = ((weightSoFar + weight / 2) * batches) / totalWeight;
+    if (batch.length > 0 && (middle > boundariesPassed + 1 || bytes + file.size > BATCH_BYTES || batch.length >= BATCH_FILES)) {
+      close();
+      boundariesPassed = Math.max(boundariesPassed, Math.floor(middle));
+    }
     batch.push(file);
     bytes += file.size;
-    weightSoFar += file.size + FILE_WEIGHT;
-    if (weightSoFar * batches >= (closedAt + 1) * totalWeight) close();
+    weightSoFar += weight;
   }
   close();
   return jobs;

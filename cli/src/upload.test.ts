@@ -18,6 +18,8 @@ describe("the upload plan", () => {
     expect(jobs.map((job) => (job.kind === "batch" ? job.files.length : 0))).toEqual(Array(UPLOAD_CONCURRENCY).fill(4));
     expect(shape(planUploads([file("one", 10)]))).toEqual(["one"]);
     expect(shape(planUploads([file("a", 10), file("b", 10)]))).toEqual(["a", "b"]);
+    // Fewer files than requests in flight: each alone, whatever their sizes and order.
+    expect(shape(planUploads([file("four", 4), file("eleven", 11), file("sixteen", 16)]))).toEqual(["four", "eleven", "sixteen"]);
   });
 
   it("keeps every batch within its byte and file budgets, in whole waves of requests", () => {
