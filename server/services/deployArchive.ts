@@ -16,7 +16,7 @@ import { receiveToTempFile } from "../uploads/receiveFile";
 import { normaliseFolders, normaliseManifest } from "./deployManifest";
 import { insertDeploy } from "./openDeploy";
 import { planOf } from "./planPolicy";
-import { publishDeploy } from "./publishDeploy";
+import { publishDeploy, type PublishedDeploy } from "./publishDeploy";
 import { recordReceived } from "./receiveDeployFiles";
 import { deleteUnreferencedBytes } from "./releaseBlobs";
 
@@ -25,7 +25,7 @@ export type ArchiveKind = "zip" | "tar.gz";
 export async function deployArchive(
   ctx: AppContext,
   input: { userId: string; siteId: string; kind: ArchiveKind; body: Readable; message: string | null; draft: boolean },
-): Promise<Deploy> {
+): Promise<PublishedDeploy> {
   const plan = await planOf(ctx, input.userId);
   const used = await storageUsedByUser(ctx.db, input.userId);
   const discard = (shas: string[]) => deleteUnreferencedBytes(ctx, shas);
@@ -51,7 +51,7 @@ export async function deployArchive(
     await recordReceived(ctx, deploy, archive.files);
     const published = await publishDeploy(ctx, input.userId, input.siteId, deploy.id);
     // A failed publish (a bad _redirects line) keeps its record; the bytes only it brought go now.
-    if (published.status !== "published") await discard(created);
+    if (published.deploy.status !== "published") await discard(created);
     return published;
   } catch (error) {
     if (deploy) await deleteDeploy(ctx.db, deploy.id).catch(() => undefined);

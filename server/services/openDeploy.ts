@@ -122,16 +122,21 @@ export function requireOpen(deploy: Deploy, now = new Date()): void {
 export const deployClosed = () => new AppError("deploy_closed", 409, DEPLOY_TEXT.deployClosed);
 
 /**
- * What a deploy's answer shows besides its row: the version it published, and what it still needs
- * (`missing` when the caller has just worked it out, as opening a deploy does).
+ * What a deploy's answer shows besides its row: the version it published, and what it still needs.
+ * `known` holds what the caller has just worked out: the missing digests when it opened the deploy,
+ * the version when it published it. Only what is not known is read.
  */
 export async function deployState(
   db: Executor,
   deploy: Deploy,
-  known?: { missing: string[] },
+  known?: { missing?: string[]; deployment?: Deployment },
 ): Promise<{ deployment: Deployment | undefined; missing: string[] }> {
   const [deployment, missing] = await Promise.all([
-    deploy.deployment_id ? getDeploymentById(db, deploy.deployment_id) : undefined,
+    deploy.deployment_id
+      ? known?.deployment?.id === deploy.deployment_id
+        ? known.deployment
+        : getDeploymentById(db, deploy.deployment_id)
+      : undefined,
     known?.missing ?? (deploy.status === "uploading" ? missingDigests(db, deploy.id) : []),
   ]);
   return { deployment, missing };

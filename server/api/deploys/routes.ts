@@ -6,6 +6,7 @@ import { CreateDeployRequest, DEPLOY_MANIFEST_MAX_BYTES, DEPLOY_TEXT, DeployArch
 import { ALLOWED_MIME_TYPES } from "../../../common/uploads";
 import type { AppContext } from "../../context";
 import type { Deploy } from "../../db/repositories/deploys";
+import type { Deployment } from "../../db/repositories/deployments";
 import { AppError } from "../../errors";
 import { deployArchive, type ArchiveKind } from "../../services/deployArchive";
 import { deployState, openDeploy, requireDeploy } from "../../services/openDeploy";
@@ -31,8 +32,8 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
   takeBodiesAsStreams(app);
   const guard = routeGuards(ctx);
   const tags: RouteDoc["tags"] = ["Deploys"];
-  const answer = async (reply: FastifyReply, status: number, deploy: Deploy, subdomain: string) => {
-    const { deployment, missing } = await deployState(ctx.db, deploy);
+  const answer = async (reply: FastifyReply, status: number, deploy: Deploy, subdomain: string, known?: { deployment?: Deployment }) => {
+    const { deployment, missing } = await deployState(ctx.db, deploy, known);
     return reply.status(status).send(presentDeploy(deploy, deployment, missing, { subdomain }, ctx.urls));
   };
 
@@ -61,7 +62,7 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
       const archive = ARCHIVES[type];
       if (archive) {
         const query = parseQuery(request, DeployArchiveQuery);
-        const deploy = await deployArchive(ctx, {
+        const { deploy, deployment } = await deployArchive(ctx, {
           userId: user.id,
           siteId: site.id,
           kind: archive,
@@ -69,7 +70,7 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
           message: query.message || null,
           draft: query.draft === "true",
         });
-        return answer(reply, 201, deploy, site.subdomain);
+        return answer(reply, 201, deploy, site.subdomain, { deployment });
       }
       if (type !== "application/json") throw new AppError("unsupported_media_type", 415, DEPLOY_TEXT.unsupportedBody);
       const body = parseBody(request, CreateDeployRequest, await readJson(request, DEPLOY_MANIFEST_MAX_BYTES));
@@ -167,8 +168,8 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     },
     async (request, reply) => {
-      const deploy = await publishDeploy(ctx, request.user.id, request.site.id, request.params.deployId);
-      return answer(reply, 200, deploy, request.site.subdomain);
+      const { deploy, deployment } = await publishDeploy(ctx, request.user.id, request.site.id, request.params.deployId);
+      return answer(reply, 200, deploy, request.site.subdomain, { deployment });
     },
   );
 }

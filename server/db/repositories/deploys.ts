@@ -154,14 +154,6 @@ export async function recordUploads(tx: Executor, deployId: string, shas: string
     on conflict do nothing`);
 }
 
-/** A row in `blobs` for each of the manifest's digests that has none. */
-export async function registerManifestBlobs(tx: Executor, deployId: string): Promise<void> {
-  await tx.execute(sql`
-    insert into blobs (sha256, size)
-    select distinct on (m.sha256) m.sha256, m.size from ${entries(deployId)} order by m.sha256
-    on conflict do nothing`);
-}
-
 /** Copies the deploy's manifest into the deployment's files. */
 export async function insertDeploymentFilesFromDeploy(tx: Executor, deploymentId: string, deployId: string): Promise<void> {
   await tx.execute(sql`
