@@ -175,20 +175,23 @@ export async function deleteAllSiteFiles(tx: Executor, siteId: string): Promise<
  * triggers count one change), not 2,000.
  */
 export async function resetSiteFilesToDeployment(tx: Executor, siteId: string, deploymentId: string): Promise<void> {
-  // Every file of the deployment, and every proper prefix of its path as a folder ("a/b/c.html" → "a", "a/b").
+  // Every file of the deployment, and every folder its files sit in. The folders come from the
+  // distinct parent paths ("a/b/c.html" → "a/b" → "a", "a/b"): a site has far fewer folders than
+  // files, and splitting every file's path cost a redeploy of 1,000 files a third of this statement.
   const target = sql`
-    with paths as (select df.*, string_to_array(df.path, '/') as parts from deployment_files df where df.deployment_id = ${deploymentId})
-    select distinct array_to_string(p.parts[1:i], '/') as file_path, p.parts[i] as filename,
-           nullif(array_to_string(p.parts[1:i - 1], '/'), '') as parent_folder, true as is_folder,
+    with files as (select df.path, df.sha256, df.size, df.content_type from deployment_files df where df.deployment_id = ${deploymentId}),
+    parents as (
+      select distinct string_to_array(left(f.path, length(f.path) - strpos(reverse(f.path), '/')), '/') as parts
+      from files f where strpos(f.path, '/') > 0)
+    select distinct array_to_string(p.parts[1:i], '/') as file_path, true as is_folder,
            null::text as file_type, 0::bigint as file_size, null::text as sha256
-    from paths p cross join lateral generate_series(1, cardinality(p.parts) - 1) as i
+    from parents p cross join lateral generate_series(1, cardinality(p.parts)) as i
     union all
-    select p.path, p.parts[cardinality(p.parts)], nullif(array_to_string(p.parts[1:cardinality(p.parts) - 1], '/'), ''), false,
-           p.content_type, p.size, p.sha256
-    from paths p`;
+    select f.path, false, f.content_type, f.size, f.sha256 from files f`;
   // One statement, so the target is computed once: rows that differ go (`gone`), and the target's
   // rows are inserted where no row is, or where `gone` just took one (the CTE's deletions are not
   // visible to the insert's own check, hence the second condition; the unique index sees them).
+  // A row's name and parent folder are worked out only for the rows inserted.
   await tx.execute(sql`
     with target as (${target}),
     gone as (
@@ -198,7 +201,8 @@ export async function resetSiteFilesToDeployment(tx: Executor, siteId: string, d
           and (t.is_folder or (t.sha256 = sf.sha256 and t.file_size = sf.file_size and t.file_type is not distinct from sf.file_type)))
       returning sf.file_path)
     insert into ${siteFiles} (site_id, file_path, filename, parent_folder, is_folder, file_type, file_size, sha256)
-    select ${siteId}::uuid, t.file_path, t.filename, t.parent_folder, t.is_folder, t.file_type, t.file_size, t.sha256
+    select ${siteId}::uuid, t.file_path, regexp_replace(t.file_path, '^.*/', ''), nullif(regexp_replace(t.file_path, '/?[^/]*$', ''), ''),
+           t.is_folder, t.file_type, t.file_size, t.sha256
     from target t
     where not exists (select 1 from ${siteFiles} sf where sf.site_id = ${siteId} and sf.file_path = t.file_path)
        or t.file_path in (select file_path from gone)`);
