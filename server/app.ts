@@ -36,6 +36,7 @@ import { rejectCrossSiteWrites, securityHeaders } from "./api/guards";
 import { decorateGuardedRequest } from "./api/routeGuards";
 import { isOutOfSpace } from "./storage/outOfSpace";
 import { storageFull } from "./uploads/errors";
+import { countForegroundRequests } from "./http/foregroundRequests";
 
 export interface BuildAppOptions {
   /** Serve the built dashboard from this directory (the `web` role). */
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.addHook("onRoute", (route) => void routes.push(route));
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   app.addHook("onRequest", rejectCrossSiteWrites(ctx.env.appUrl));
+  countForegroundRequests(app, ctx.foreground);
   app.addHook("onSend", securityHeaders);
 
   // Request lines are logged at debug level; problems are logged where they happen.

@@ -6,7 +6,8 @@
 import type http from "node:http";
 import type { FastifyBaseLogger } from "fastify";
 import type { Env } from "./env";
-import type { Db } from "./db/client";
+import { databaseActivity, type Db } from "./db/client";
+import { ForegroundRequests } from "./http/foregroundRequests";
 import type { AppContext } from "./context";
 import type { LegalDocuments } from "./legal/documents";
 import { createMailer } from "./mail/mailer";
@@ -109,6 +110,7 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
     webhookSecretKey: webhookSecretKey(secret),
     metrics,
     lifecycle: new Lifecycle(),
+    foreground: new ForegroundRequests(databaseActivity(db)?.kind === "pglite"),
   };
   await ctx.domains.load();
 

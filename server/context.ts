@@ -12,6 +12,7 @@ import type { ShareKeys } from "./sites/shareTokens";
 import type { BerthMetrics } from "./metrics/metrics";
 import type { PlanCatalog } from "../common/plans";
 import type { Lifecycle } from "./lifecycle";
+import type { ForegroundRequests } from "./http/foregroundRequests";
 
 /** What every route and service may use. Built by compose.ts, once per process and once per test server. */
 export interface AppContext {
@@ -39,4 +40,6 @@ export interface AppContext {
   metrics: BerthMetrics;
   /** Draining once SIGTERM arrived: /api/health answers 503 and connections close after their answer. */
   lifecycle: Lifecycle;
+  /** Requests that change something, counted so that background work on PGlite waits for them (http/foregroundRequests.ts). */
+  foreground: ForegroundRequests;
 }

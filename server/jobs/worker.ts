@@ -2,6 +2,7 @@
 // Every task keeps its state in the database, so a restart loses nothing; a tick that fails is
 // logged and tried again at the next one.
 import type { AppContext } from "../context";
+import type { ForegroundRequests } from "../http/foregroundRequests";
 import { createDnsLookup } from "../dns";
 import { ensureSubdomainPool, releaseStaleSubdomainReservations } from "../services/subdomainPool";
 import { purgeDeletedSites } from "../services/purgeDeletedSites";
@@ -37,7 +38,7 @@ export const UPKEEP_INTERVAL_MS = 10_000;
 /** Finished webhook deliveries are kept this long, for the owner's deliveries list. */
 export const WEBHOOK_DELIVERY_KEEP_MS = 30 * 24 * 60 * 60_000;
 
-type WorkerContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "env" | "mailer" | "urls" | "webhookSecretKey">;
+type WorkerContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "env" | "mailer" | "urls" | "webhookSecretKey" | "foreground">;
 
 export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantCompressor, now = new Date()): Promise<void> {
   await purgeDeletedSites(ctx, now);
@@ -56,15 +57,25 @@ export async function runWorkerTick(ctx: WorkerContext, compressor?: VariantComp
   await compressor?.kick();
 }
 
-/** Runs `task` now and every `intervalMs`, one run at a time; stop() waits for the run under way. */
-function every(intervalMs: number, task: () => Promise<unknown>, onError: (error: unknown) => void): { stop(): Promise<void> } {
+/**
+ * Runs `task` now and every `intervalMs`, one run at a time; stop() waits for the run under way.
+ * Each run first lets the requests under way finish (http/foregroundRequests.ts).
+ */
+function every(
+  foreground: ForegroundRequests,
+  intervalMs: number,
+  task: () => Promise<unknown>,
+  onError: (error: unknown) => void,
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   let busy = false;
   const tick = () => {
     // A slow run (DNS timeouts) is not queued up behind itself.
     if (busy) return;
     busy = true;
-    running = task()
+    running = foreground
+      .idle()
+      .then(task)
       .then(() => undefined, onError)
       .finally(() => {
         busy = false;
@@ -88,41 +99,48 @@ export function startWorker(
   domainIntervalMs = DOMAIN_INTERVAL_MS,
 ): { stop(): Promise<void> } {
   const housekeeping = every(
+    ctx.foreground,
     intervalMs,
     () => runWorkerTick(ctx, compressor),
     (error) => ctx.log.error({ err: error }, "worker tick failed"),
   );
   const dns = createDnsLookup(ctx.env.dnsServers);
   const domains = every(
+    ctx.foreground,
     domainIntervalMs,
     () => provisionDueDomains(ctx, dns),
     (error) => ctx.log.error({ err: error }, "custom-domain provisioning failed"),
   );
   // Webhook deliveries: durable rows, claimed with a lease (services/deliverWebhooks.ts).
   const webhooks = every(
+    ctx.foreground,
     WEBHOOK_INTERVAL_MS,
     () => deliverDueWebhooks(ctx, dns),
     (error) => ctx.log.error({ err: error }, "webhook delivery failed"),
   );
   // Publish checks: durable rows, claimed with a lease (services/runDeploymentChecks.ts).
   const checks = every(
+    ctx.foreground,
     CHECK_INTERVAL_MS,
     () => runDueChecks(ctx),
     (error) => ctx.log.error({ err: error }, "publish checks failed"),
   );
   const analytics = every(
+    ctx.foreground,
     ANALYTICS_INTERVAL_MS,
     () => rollUpAnalytics(ctx),
     (error) => ctx.log.error({ err: error }, "analytics roll-up failed"),
   );
   // PGlite has no autovacuum: the worker does its part (services/upkeepEmbeddedDatabase.ts).
   const upkeep = every(
+    ctx.foreground,
     UPKEEP_INTERVAL_MS,
     () => upkeepEmbeddedDatabase(ctx),
     (error) => ctx.log.error({ err: error }, "database upkeep failed"),
   );
   // What a crash left behind, once older than BERTH_ORPHAN_GRACE_SECONDS (services/sweepOrphans.ts).
   const orphans = every(
+    ctx.foreground,
     sweepIntervalMs(ctx.env.orphanGraceMs),
     () => sweepOrphans(ctx),
     (error) => ctx.log.error({ err: error }, "orphan sweep failed"),
@@ -132,6 +150,7 @@ export function startWorker(
   const dailyBackup = dailyBackupTask(ctx, { signal: stopping.signal });
   const backups = ctx.env.backupDaily
     ? every(
+        ctx.foreground,
         BACKUP_CHECK_INTERVAL_MS,
         () => dailyBackup(),
         (error) => ctx.log.error({ err: error }, "daily backup failed"),

@@ -27,7 +27,7 @@ export function minimumSaving(size: number): number {
   return Math.max(Math.ceil(size / 10), 512);
 }
 
-type CompressContext = Pick<AppContext, "db" | "blobs" | "events" | "log">;
+type CompressContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "foreground">;
 
 function compressor(encoding: "br" | "gzip", size: number) {
   if (encoding === "gzip") return createGzip({ level: 9 });
@@ -119,6 +119,7 @@ export class VariantCompressor {
     do {
       this.again = false;
       for (;;) {
+        await this.ctx.foreground.idle();
         const batch = await blobsAwaitingCompression(this.ctx.db, { minBytes: MIN_COMPRESS_BYTES, limit: BATCH });
         if (batch.length === 0) break;
         // A first deploy of a thousand images would otherwise cost two statements each here, a
@@ -129,6 +130,7 @@ export class VariantCompressor {
         );
         const compressed: string[] = [];
         for (const blob of batch.filter((b) => isCompressible(b.contentType))) {
+          await this.ctx.foreground.idle();
           if (await compressOne(this.ctx, blob.sha256, blob.size)) compressed.push(blob.sha256);
         }
         // The edge reloads manifests so the new forms are served.

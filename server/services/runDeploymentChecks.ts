@@ -12,7 +12,7 @@ import { getDeploymentById, getManifest } from "../db/repositories/deployments";
 import { EMPTY_CONFIG, type SiteConfig } from "../siteConfig/siteConfig";
 import { notify } from "./notifications/notify";
 
-export type CheckContext = Pick<AppContext, "db" | "blobs" | "events" | "log">;
+export type CheckContext = Pick<AppContext, "db" | "blobs" | "events" | "log" | "foreground">;
 
 /** A claimed check is this worker's for this long: a check of the largest site takes seconds. */
 export const CHECK_LEASE_MS = 5 * 60_000;
@@ -26,6 +26,7 @@ export async function runDueChecks(ctx: CheckContext, now = new Date()): Promise
   const leaseToken = randomUUID();
   const claimed = await claimDueChecks(ctx.db, now, leaseToken, new Date(now.getTime() + CHECK_LEASE_MS), BATCH);
   for (const check of claimed) {
+    await ctx.foreground.idle();
     await runCheck(ctx, check).catch(async (error: unknown) => {
       ctx.log.error({ err: error, deploymentId: check.deployment_id }, "publish check failed");
       if (check.attempts >= MAX_CHECK_ATTEMPTS) await finish(ctx, check, failedResult());
