@@ -33,12 +33,15 @@ export interface DeploymentFailureNotices {
 }
 
 /** Sends a notice for every failed deployment from now on. */
-export function watchDeploymentFailures(ctx: NoticeContext & Pick<AppContext, "events">): DeploymentFailureNotices {
+export function watchDeploymentFailures(ctx: NoticeContext & Pick<AppContext, "events" | "foreground">): DeploymentFailureNotices {
   const pending = new Set<Promise<void>>();
   const onDeployment = (change: DeploymentChanged) => {
     // Another node's deployment: that node sends the mail.
     if (change.deployment.status !== "failed" || ctx.events.relaying) return;
-    const sending: Promise<void> = notifyDeploymentFailed(ctx, change)
+    // After the requests under way have their answers (http/foregroundRequests.ts).
+    const sending: Promise<void> = ctx.foreground
+      .idle()
+      .then(() => notifyDeploymentFailed(ctx, change))
       .then(
         () => undefined,
         (error: unknown) =>

@@ -3,7 +3,8 @@
 // after anything that changes a site's files, share links used up at the edge, and the e-mail
 // of notices whose owner chose that channel. Each runs on the node where the change happened:
 // events relayed from other nodes are skipped, as that node has done the work. Nothing here
-// delays the change itself; a failure is logged.
+// delays the change itself: each notice waits until the requests under way have their answers
+// (http/foregroundRequests.ts), so its statements do not queue between theirs. A failure is logged.
 import type { AppContext } from "../../context";
 import type { DeploymentChanged, SiteChanged } from "../../events";
 import { watchDeploymentFailures } from "../notifyDeploymentFailed";
@@ -12,7 +13,7 @@ import { sendNoticeMail } from "./noticeMail";
 import type { Notice } from "./notify";
 import { noticeDeployment, noticeShareLinkUsedUp } from "./siteNotices";
 
-type WatchContext = Pick<AppContext, "db" | "plans" | "events" | "mailer" | "env" | "log">;
+type WatchContext = Pick<AppContext, "db" | "plans" | "events" | "mailer" | "env" | "log" | "foreground">;
 
 export interface NoticeWatch {
   /** The edge's hook: an open just spent a share link's last view. */
@@ -26,7 +27,9 @@ export function watchNotices(ctx: WatchContext): NoticeWatch {
   const failureMail = watchDeploymentFailures(ctx);
   const pending = new Set<Promise<void>>();
   const track = (what: string, work: () => Promise<unknown>) => {
-    const running: Promise<void> = work()
+    const running: Promise<void> = ctx.foreground
+      .idle()
+      .then(work)
       .then(
         () => undefined,
         (error: unknown) => ctx.log.error({ err: error }, `could not send the ${what} notice`),
@@ -35,23 +38,23 @@ export function watchNotices(ctx: WatchContext): NoticeWatch {
     pending.add(running);
   };
 
-  // A burst of publishes checks storage once more after the check under way, not once each. The
-  // events of the same turn as the one that started a check come from the same committed change
-  // (a publish emits a deployment and a site event together), so that check covers them.
-  const storageChecks = new Map<string, { again: boolean; sameTurn: boolean }>();
+  // A burst of publishes checks storage once more after the check under way, not once each. A
+  // check that has not begun reading yet covers what asks before it does: a publish emits both a
+  // deployment and a site event, and one check after them is enough.
+  const storageChecks = new Map<string, { again: boolean; reading: boolean }>();
   const checkStorage = (userId: string) => {
     const running = storageChecks.get(userId);
     if (running) {
-      if (!running.sameTurn) running.again = true;
+      if (running.reading) running.again = true;
       return;
     }
-    const state = { again: false, sameTurn: true };
+    const state = { again: false, reading: false };
     storageChecks.set(userId, state);
-    queueMicrotask(() => (state.sameTurn = false));
     track("storage", async () => {
       try {
         do {
           state.again = false;
+          state.reading = true;
           await checkStorageNotice(ctx, userId);
         } while (state.again);
       } finally {
