@@ -9,7 +9,9 @@ import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, postMultipart } from "../test/sites";
 import { BerthEvents } from "../events";
 import { EdgeResolver } from "./resolver";
+import type { Db as EdgeResolverDb } from "../db/client";
 import { EdgeMemory } from "./memory/budget";
+import { proxiedDb, runProxiedQuery } from "./workers/dbProxy";
 
 describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
   let server: TestServer;
@@ -41,5 +43,81 @@ describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
       expect((await resolver.resolve(site.subdomain))?.manifest.deploymentId).toBe(second!.id);
     }
     expect(stale).toEqual([]);
+  });
+
+  /**
+   * A database that counts the statements it runs (an edge worker's, run here on the real one).
+   * While `held` is set, statements wait until `release()`.
+   */
+  function countingDb() {
+    const statements: string[] = [];
+    const waiting: (() => void)[] = [];
+    const counting = {
+      statements,
+      held: false,
+      release() {
+        counting.held = false;
+        for (const run of waiting.splice(0)) run();
+      },
+      db: undefined as unknown as EdgeResolverDb,
+    };
+    const proxy = proxiedDb((id, text, params, method) => {
+      statements.push(text);
+      const run = () =>
+        void runProxiedQuery(server.ctx.db, text, params, method).then(
+          (result) => proxy.settle(id, result, undefined),
+          (error: unknown) => proxy.settle(id, undefined, { message: String(error) }),
+        );
+      if (counting.held) waiting.push(run);
+      else run();
+    });
+    counting.db = proxy.db;
+    return counting;
+  }
+
+  async function until(condition: () => boolean): Promise<void> {
+    for (let turns = 0; !condition(); turns++) {
+      if (turns > 1000) throw new Error("never happened");
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  it("reads a cold host once, however many requests ask for it together", async () => {
+    const { client } = await signedInClient(server);
+    const site = await createSiteWith(client, htmlFile("<h1>herd</h1>"));
+    const { db, statements } = countingDb();
+    const memory = () => new EdgeMemory(server.ctx.env.edgeCacheBytes);
+
+    await new EdgeResolver(db, new BerthEvents(), memory()).resolve(site.subdomain);
+    const alone = statements.length;
+    expect(alone).toBeGreaterThanOrEqual(3); // the site, the deployment and its files, their compressed forms
+
+    statements.length = 0;
+    const resolver = new EdgeResolver(db, new BerthEvents(), memory());
+    const hosts = await Promise.all(Array.from({ length: 20 }, () => resolver.resolve(site.subdomain)));
+    expect(statements.length).toBe(alone);
+    expect(new Set(hosts.map((host) => host?.manifest)).size).toBe(1);
+    expect(hosts[0]?.manifest.files.has("index.html")).toBe(true);
+  });
+
+  it("does not share a read begun before a change it heard about", async () => {
+    const { client } = await signedInClient(server);
+    const site = await createSiteWith(client, htmlFile("<h1>one</h1>"));
+    const counting = countingDb();
+    const events = new BerthEvents();
+    const resolver = new EdgeResolver(counting.db, events, new EdgeMemory(server.ctx.env.edgeCacheBytes));
+    const siteLookups = () => counting.statements.filter((text) => text.includes('from "sites"')).length;
+
+    counting.held = true;
+    const before = resolver.resolve(site.subdomain);
+    await until(() => siteLookups() === 1);
+    events.emit("site", { userId: "", siteId: site.id, subdomain: site.subdomain });
+    const after = resolver.resolve(site.subdomain);
+    // The second request asks for the site itself instead of joining a read from before the change.
+    await until(() => siteLookups() === 2);
+    counting.release();
+    const [first, second] = await Promise.all([before, after]);
+    expect(second?.manifest.files.has("index.html")).toBe(true);
+    expect(first?.manifest.deploymentId).toBe(second?.manifest.deploymentId);
   });
 });
