@@ -7,7 +7,7 @@ import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, multipartBody } from "../test/sites";
 import { deployFiles, digestTarOf, manifestOf, openDeploy, postTar, putFile } from "../test/deploys";
 import type { SiteResponse } from "../../common/sites";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 
 interface Fixture {
   site: SiteResponse;

@@ -7,7 +7,7 @@ import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../tes
 import { signedInClient, type BuiltUser } from "../test/factories";
 import { createSiteWith, hostOf, htmlFile, postMultipart } from "../test/sites";
 import { blobs, siteFiles } from "../db/schema";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { PRO_PLAN } from "../plans/builtIn";
 import type { SiteResponse } from "../../common/sites";
 

@@ -7,7 +7,7 @@ import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, postMultipart, zipOf, type UploadPart } from "../test/sites";
 import { UNIX_MODE, CREATOR, zeros } from "../test/uploads/zipBuilder";
 import { blobs, siteFiles, sites } from "../db/schema";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import type { SiteResponse } from "../../common/sites";
 
 const MB = 1024 * 1024;

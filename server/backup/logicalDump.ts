@@ -16,7 +16,8 @@
 import { StringDecoder } from "node:string_decoder";
 import { sql } from "drizzle-orm";
 import type { MigrationMeta } from "drizzle-orm/migrator";
-import { rowsOf, type Executor } from "../db/client";
+import type { Executor } from "../db/client";
+import { rowsOf } from "../db/rows";
 import type { AppliedMigration } from "./manifest";
 
 const FORMAT = "berth-logical-dump";

@@ -19,7 +19,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
-import { rowsOf, type Db, type Executor } from "../db/client";
+import type { Db, Executor } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { appliedMigrations, exportLogicalDump } from "./logicalDump";
 import type { AppliedMigration, DatabaseKind } from "./manifest";
 

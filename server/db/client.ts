@@ -115,11 +115,6 @@ export function databaseActivity(db: Db): DatabaseActivity | undefined {
   return activities.get(db)?.();
 }
 
-/** Rows of a raw `db.execute(sql…)` result; both drivers answer with `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 /** A transaction handle; repositories accept either it or the database. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Executor = Db | Tx;

@@ -3,7 +3,7 @@
 // deployment host and an active custom domain.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { domains, shareLinkOpens, shareLinks } from "../db/schema";
 import { insertShareLink } from "../db/repositories/shareLinks";
 import { updateSitePassword } from "../db/repositories/sites";

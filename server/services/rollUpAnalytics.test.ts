@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsWindow, percentChange } from "../../common/analytics";
 import { pruneAnalytics, totalsFor, topFor, seriesFor } from "../db/repositories/analytics";
 import { insertAnalyticsEvents, type AnalyticsEventRow } from "../test/rows";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
 import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile } from "../test/sites";

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { insertAnalyticsEvents, type AnalyticsEventRow } from "../test/rows";
 import { claimWeeklySummary } from "../db/repositories/weeklySummaries";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { profiles, sites } from "../db/schema";
 import { runWorkerTick } from "../jobs/worker";
 import type { Mailer } from "../mail/mailer";

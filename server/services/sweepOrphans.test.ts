@@ -11,7 +11,7 @@ import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile } from "../test/sites";
 import { blobs, blobVariants, deployments } from "../db/schema";
 import { registerBlobs } from "../db/repositories/blobs";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { saveAvatar } from "./avatars";
 import { ABANDONED_DEPLOYMENT_MS, sweepIntervalMs, sweepOrphans } from "./sweepOrphans";
 import type { DeploymentChanged } from "../events";

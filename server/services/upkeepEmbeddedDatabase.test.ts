@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { pino } from "pino";
-import { rowsOf } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { createTestDatabase, DRIVERS, type TestDatabase } from "../test/support";
 import { upkeepEmbeddedDatabase } from "./upkeepEmbeddedDatabase";
 

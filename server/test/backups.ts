@@ -1,6 +1,7 @@
 // What the backup tests compare: every row of every table, and the blobs of a data directory.
 import { sql } from "drizzle-orm";
-import { rowsOf, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { createFsBlobStore } from "../storage/fs";
 
 /** Every row of every table of Berth's schema, as text, in a stable order. */

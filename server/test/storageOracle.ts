@@ -2,7 +2,8 @@
 // working trees and deployments refer to, on each call. Tests keep it as the oracle that the
 // stored figure (users.storage_used, user_blobs) is checked against.
 import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../db/client";
+import type { Executor } from "../db/client";
+import { rowsOf } from "../db/rows";
 
 export async function storageUsedByUnion(db: Executor, userId: string): Promise<number> {
   const result = await db.execute(sql`

@@ -9,7 +9,8 @@ import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { rowsOf, type Db } from "../../../server/db/client";
+import type { Db } from "../../../server/db/client";
+import { rowsOf } from "../../../server/db/rows";
 import { storageUsedByUser } from "../../../server/db/repositories/usage";
 import { createFsBlobStore } from "../../../server/storage/fs";
 

@@ -8,7 +8,7 @@ import type { AnalyticsResponse } from "../../../common/analytics";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, hostOf, zipOf } from "../../test/sites";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { rollUpAnalytics } from "../../services/rollUpAnalytics";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { DOMAIN_TEXT, type DomainResponse } from "../../../common/domains";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { domains, sites } from "../../db/schema";
 import { ownerWithSite as ownerWithSiteOf, setPlan, signedInClient } from "../../test/factories";
 import { addDomainTo } from "../../test/domains";

@@ -3,7 +3,7 @@
 // Pro owner.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { shareLinkOpens, shareLinks, sites } from "../../db/schema";
 import { insertShareLink } from "../../db/repositories/shareLinks";
 import { linkIdOfToken } from "../../sites/shareTokens";

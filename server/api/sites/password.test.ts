@@ -2,7 +2,7 @@
 // the password page on every host and path until a valid pass cookie for that site comes back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { DRIVERS, getTestServer, type TestServer } from "../../test/support";
 import { ownerWithSite as ownerWithSiteOf, setPlan, signedInClient } from "../../test/factories";
 import { hostOf } from "../../test/sites";

@@ -1,7 +1,8 @@
 // The operator's view of users: listing and searching them with their plan, storage, sites and
 // status, and the writes only an admin makes (plan, ban, promotion, deleting a user's rows).
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { availableSubdomains, profiles, sessions, sites, users } from "../schema";
 import { deleteResetTokensOfUser } from "./verifications";
 

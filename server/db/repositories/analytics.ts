@@ -2,7 +2,8 @@
 // figures the dashboard reads. Every bucket is a UTC hour or day (date_trunc(…, 'UTC'), so the
 // session's time zone never matters). See the schema for what each table holds.
 import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 
 export const RAW_RETENTION_DAYS = 7;
 export const ROLLUP_RETENTION_MONTHS = 13;

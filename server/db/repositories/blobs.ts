@@ -1,5 +1,6 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { blobs } from "../schema";
 
 /** pg_advisory_xact_lock(int, int) keys: never the same locks as the one-key form used elsewhere. */

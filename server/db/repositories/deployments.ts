@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { deploymentFiles, deployments, siteFiles, sites } from "../schema";
 
 export type Deployment = typeof deployments.$inferSelect;

@@ -2,7 +2,8 @@
 // array per deploy, so every question about its files is one set-based statement over
 // jsonb_to_recordset instead of a row per file: a redeploy of 1,000 files stays a few queries.
 import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { deploys } from "../schema";
 
 export type Deploy = Omit<typeof deploys.$inferSelect, "manifest">;

@@ -1,7 +1,8 @@
 // What the blob store holds, from the blobs table (every stored blob, variants included), beside
 // the users' quota figures.
 import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 
 export interface DiskUsage {
   diskBytes: number;

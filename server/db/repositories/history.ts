@@ -2,7 +2,8 @@
 // live_periods. Only successful deployments count: a failed one never served anything. Every
 // function takes a site id the caller has already found among the user's sites.
 import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { deploymentFiles, deployments, livePeriods } from "../schema";
 
 export type LivePeriod = typeof livePeriods.$inferSelect;

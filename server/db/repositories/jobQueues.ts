@@ -3,7 +3,8 @@
 // so "waiting" and "failed" are counts of rows by status. Read when the metrics are scraped.
 import { sql } from "drizzle-orm";
 import type { JobQueue } from "../../../common/metrics";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 
 export interface QueueCounts {
   queue: JobQueue;

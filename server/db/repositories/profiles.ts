@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { rowsOf, type Db, type Executor } from "../client";
+import type { Db, Executor } from "../client";
+import { rowsOf } from "../rows";
 import { profiles, sites, users } from "../schema";
 import type { NotificationPreferences } from "../../../common/account";
 import type { NotificationChannelOverrides } from "../../../common/notifications";

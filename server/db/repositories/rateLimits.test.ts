@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, DRIVERS, type TestDatabase } from "../../test/support";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../client";
+import { rowsOf } from "../rows";
 import { consumeRateLimit, giveBackRateLimit, pruneRateLimits, RATE_LIMIT_KEEP_MS } from "./rateLimits";
 
 describe.each(DRIVERS)("consumeRateLimit (%s)", (driver) => {

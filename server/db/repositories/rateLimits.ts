@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { rowsOf, type Db } from "../client";
+import type { Db } from "../client";
+import { rowsOf } from "../rows";
 
 /** `max` requests per `window` seconds. */
 export interface RateLimitRule {

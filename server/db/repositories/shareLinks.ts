@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { shareLinkOpens, shareLinks } from "../schema";
 
 export type ShareLink = typeof shareLinks.$inferSelect;

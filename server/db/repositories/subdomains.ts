@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { availableSubdomains } from "../schema";
 
 export async function countAvailableSubdomains(db: Executor): Promise<number> {

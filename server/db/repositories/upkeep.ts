@@ -5,7 +5,8 @@
 // plans that are quadratic once a site has a thousand files (removing an old version took 260 ms
 // where 13 ms will do).
 import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 
 /**
  * autovacuum's default thresholds: a table is analyzed once more than 50 rows plus 10 % of it

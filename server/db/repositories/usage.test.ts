@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { DRIVERS, getTestServer, type TestClient, type TestServer } from "../../test/support";
 import { buildUser, signedInClient, type BuiltUser } from "../../test/factories";
 import { createSiteWith, htmlFile, postMultipart, zipOf } from "../../test/sites";

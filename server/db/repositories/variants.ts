@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 import { blobVariants } from "../schema";
 
 export interface VariantRow {

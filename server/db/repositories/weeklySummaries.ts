@@ -1,7 +1,8 @@
 // The weekly summary mail: who is due one, the claim that makes it go out once per user and week
 // (weekly_summaries' primary key), and the week's figures per site from the daily roll-ups.
 import { sql } from "drizzle-orm";
-import { rowsOf, type Executor } from "../client";
+import type { Executor } from "../client";
+import { rowsOf } from "../rows";
 
 export interface WeeklySummaryRecipient {
   userId: string;

@@ -2,7 +2,7 @@
 // 1,000 visits), grouped rows, the day's salt, GeoIP countries, and a flush on close.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";

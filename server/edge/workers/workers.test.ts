@@ -8,7 +8,7 @@ import { DRIVERS, getTestServer, type ListeningServer, type TestClient, type Tes
 import { ownerWithSite, signedInClient } from "../../test/factories";
 import { createSiteWith, hostOf, postMultipart, zipOf } from "../../test/sites";
 import { RawConnection, type RawResponse } from "../../test/rawHttp";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { shareLinks, sites } from "../../db/schema";
 import { hashSitePassword } from "../../auth/sitePasswords";
 import type { SiteResponse } from "../../../common/sites";

@@ -2,7 +2,7 @@
 // catalogue, so a new table is covered without a word here) and the blob store's listing, or the
 // part of them that belongs to one user.
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import type { TestServer } from "../support";
 
 /** Table name → its rows as JSON, in a stable order; `blob store` → the stored hashes. */
