@@ -7,7 +7,8 @@ import { getTestServer, type TestServer } from "../../test/support";
 import { signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";
 import type { FastifyBaseLogger } from "fastify";
-import { AnalyticsCollector } from "./collector";
+import { AnalyticsCollector, ENTRIES_PER_TURN } from "./collector";
+import { proxiedDb, runProxiedQuery } from "../workers/dbProxy";
 import { EdgeMemory, MIN_BUDGET_BYTES } from "../memory/budget";
 import { memoryAfterCollection } from "../../memoryReport";
 import { parseGeoIpCsv } from "./geoip";
@@ -227,5 +228,36 @@ describe("the analytics collector", () => {
     c.record(site, "abcde.localhost", "/after", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
     await c.close();
     expect((await rows()).map((r) => r.path)).toEqual(["/after"]);
+  });
+
+  it("groups a large batch a slice at a time, letting requests be answered in between", async () => {
+    // The database of an edge worker, whose statements the test sees as they are sent.
+    let turns = 0;
+    let turnsAtInsert: number | undefined;
+    const proxy = proxiedDb((id, text, params, method) => {
+      if (text.includes("insert into analytics_batches")) turnsAtInsert ??= turns;
+      void runProxiedQuery(server.ctx.db, text, params, method).then(
+        (result) => proxy.settle(id, result, undefined),
+        (error: unknown) => proxy.settle(id, undefined, { message: String(error) }),
+      );
+    });
+    const c = new AnalyticsCollector({ db: proxy.db, log: server.ctx.log, sitesDomain: "localhost", trustProxy: false, now: () => clock });
+    c.record(site, "abcde.localhost", "/warm", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    await c.flush(); // the day's salt, read once
+    turnsAtInsert = undefined;
+
+    const entries = 10 * ENTRIES_PER_TURN;
+    for (let i = 0; i < entries; i++) c.record(site, "abcde.localhost", `/page-${i}`, { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    await c.close();
+    counting = false;
+    // Each slice gave the event loop a turn before the batch went to the database.
+    expect(turnsAtInsert).toBeGreaterThanOrEqual(entries / ENTRIES_PER_TURN - 1);
+    expect((await rows()).length).toBe(entries + 1);
   });
 });

@@ -34,6 +34,12 @@ const MAX_GROUPS = 20_000;
 const OTHER_PATH = "(other)";
 /** Entries per statement, so one write never holds the (embedded) database for long. */
 const ENTRIES_PER_STATEMENT = 5000;
+/**
+ * Entries grouped between two turns of the event loop. Grouping 1,000 entries took an edge worker
+ * 1-6 ms in one go, once a second, while the requests on its connections waited (bench:edge's many
+ * case); in slices of this size each wait stays well under a millisecond.
+ */
+export const ENTRIES_PER_TURN = 200;
 const DAY_MS = 86_400_000;
 
 /** The request fields analytics reads; the edge's RequestHead and node:http's headers both fit. */
@@ -273,6 +279,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     let groups = 0;
     const bots = new Map<string | undefined, boolean>();
     const { trustProxy, geoIp } = this.options;
+    let grouped = 0;
 
     for (const client of clients) {
       const { userAgent } = client;
@@ -286,6 +293,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
       if (entries === undefined) sites.set(client.site.siteId, (entries = new Map<string, AnalyticsEntry>()));
 
       for (const visits of allVisits(client)) {
+        if (++grouped % ENTRIES_PER_TURN === 0) await nextTurn();
         let path = pathOf(visits.url);
         const pageView = isPageView(visits.status, visits.contentType, path);
         let referrer = pageView && !bot ? referrerHost(client.referer, client.host) : null;
@@ -349,6 +357,11 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     }
     return this.salt.value;
   }
+}
+
+/** Lets the requests that arrived meanwhile be answered first. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function copy(text: string | undefined): string | undefined {
