@@ -9,9 +9,8 @@ import { signedInClient } from "../test/factories";
 import { createSiteWith, htmlFile, postMultipart } from "../test/sites";
 import { BerthEvents } from "../events";
 import { EdgeResolver } from "./resolver";
-import type { Db as EdgeResolverDb } from "../db/client";
 import { EdgeMemory } from "./memory/budget";
-import { proxiedDb, runProxiedQuery } from "./workers/dbProxy";
+import { watchedDb } from "../test/watchedDb";
 
 describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
   let server: TestServer;
@@ -45,36 +44,6 @@ describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
     expect(stale).toEqual([]);
   });
 
-  /**
-   * A database that counts the statements it runs (an edge worker's, run here on the real one).
-   * While `held` is set, statements wait until `release()`.
-   */
-  function countingDb() {
-    const statements: string[] = [];
-    const waiting: (() => void)[] = [];
-    const counting = {
-      statements,
-      held: false,
-      release() {
-        counting.held = false;
-        for (const run of waiting.splice(0)) run();
-      },
-      db: undefined as unknown as EdgeResolverDb,
-    };
-    const proxy = proxiedDb((id, text, params, method) => {
-      statements.push(text);
-      const run = () =>
-        void runProxiedQuery(server.ctx.db, text, params, method).then(
-          (result) => proxy.settle(id, result, undefined),
-          (error: unknown) => proxy.settle(id, undefined, { message: String(error) }),
-        );
-      if (counting.held) waiting.push(run);
-      else run();
-    });
-    counting.db = proxy.db;
-    return counting;
-  }
-
   async function until(condition: () => boolean): Promise<void> {
     for (let turns = 0; !condition(); turns++) {
       if (turns > 1000) throw new Error("never happened");
@@ -85,7 +54,7 @@ describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
   it("reads a cold host once, however many requests ask for it together", async () => {
     const { client } = await signedInClient(server);
     const site = await createSiteWith(client, htmlFile("<h1>herd</h1>"));
-    const { db, statements } = countingDb();
+    const { db, statements } = watchedDb(server.ctx.db);
     const memory = () => new EdgeMemory(server.ctx.env.edgeCacheBytes);
 
     await new EdgeResolver(db, new BerthEvents(), memory()).resolve(site.subdomain);
@@ -103,7 +72,7 @@ describe.each(DRIVERS)("the edge resolver's cache (%s)", (driver) => {
   it("does not share a read begun before a change it heard about", async () => {
     const { client } = await signedInClient(server);
     const site = await createSiteWith(client, htmlFile("<h1>one</h1>"));
-    const counting = countingDb();
+    const counting = watchedDb(server.ctx.db);
     const events = new BerthEvents();
     const resolver = new EdgeResolver(counting.db, events, new EdgeMemory(server.ctx.env.edgeCacheBytes));
     const siteLookups = () => counting.statements.filter((text) => text.includes('from "sites"')).length;

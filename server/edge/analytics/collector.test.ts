@@ -8,7 +8,7 @@ import { signedInClient } from "../../test/factories";
 import { createSiteWith, htmlFile } from "../../test/sites";
 import type { FastifyBaseLogger } from "fastify";
 import { AnalyticsCollector, ENTRIES_PER_TURN } from "./collector";
-import { proxiedDb, runProxiedQuery } from "../workers/dbProxy";
+import { watchedDb } from "../../test/watchedDb";
 import { EdgeMemory, MIN_BUDGET_BYTES } from "../memory/budget";
 import { memoryAfterCollection } from "../../memoryReport";
 import { parseGeoIpCsv } from "./geoip";
@@ -234,14 +234,11 @@ describe("the analytics collector", () => {
     // The database of an edge worker, whose statements the test sees as they are sent.
     let turns = 0;
     let turnsAtInsert: number | undefined;
-    const proxy = proxiedDb((id, text, params, method) => {
+    const watched = watchedDb(server.ctx.db);
+    watched.onStatement = (text) => {
       if (text.includes("insert into analytics_batches")) turnsAtInsert ??= turns;
-      void runProxiedQuery(server.ctx.db, text, params, method).then(
-        (result) => proxy.settle(id, result, undefined),
-        (error: unknown) => proxy.settle(id, undefined, { message: String(error) }),
-      );
-    });
-    const c = new AnalyticsCollector({ db: proxy.db, log: server.ctx.log, sitesDomain: "localhost", trustProxy: false, now: () => clock });
+    };
+    const c = new AnalyticsCollector({ db: watched.db, log: server.ctx.log, sitesDomain: "localhost", trustProxy: false, now: () => clock });
     c.record(site, "abcde.localhost", "/warm", { "user-agent": BROWSER }, "203.0.113.1", 200, HTML, 1);
     await c.flush(); // the day's salt, read once
     turnsAtInsert = undefined;

@@ -279,7 +279,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
     let groups = 0;
     const bots = new Map<string | undefined, boolean>();
     const { trustProxy, geoIp } = this.options;
-    let grouped = 0;
+    let visited = 0;
 
     for (const client of clients) {
       const { userAgent } = client;
@@ -293,7 +293,7 @@ export class AnalyticsCollector implements AnalyticsRecorder {
       if (entries === undefined) sites.set(client.site.siteId, (entries = new Map<string, AnalyticsEntry>()));
 
       for (const visits of allVisits(client)) {
-        if (++grouped % ENTRIES_PER_TURN === 0) await nextTurn();
+        if (++visited % ENTRIES_PER_TURN === 0) await nextTurn();
         let path = pathOf(visits.url);
         const pageView = isPageView(visits.status, visits.contentType, path);
         let referrer = pageView && !bot ? referrerHost(client.referer, client.host) : null;
