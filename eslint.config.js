@@ -109,10 +109,10 @@ export default tseslint.config(
   {
     // The berth CLI is a package of its own, built into one file with no dependencies: Node's
     // built-ins, its own modules, and from common/ types only (erased by the build), except
-    // common/folderDeploy.ts, which imports nothing so that the CLI and the dashboard share its
-    // rules. A value from elsewhere in common/ would bundle zod and the rest of common/ into the
-    // CLI; a package would be a dependency every user installs. Its tests (cli/test/) reach the
-    // server through server/test/.
+    // common/folderDeploy.ts and common/format.ts, which import nothing, so that the CLI shares
+    // their rules and wording. A value from elsewhere in common/ would bundle zod and the rest of
+    // common/ into the CLI; a package would be a dependency every user installs. Its tests
+    // (cli/test/) reach the server through server/test/.
     files: ["cli/**/*.ts", "cli/bin/*.js"],
     ignores: ["cli/**/*.test.ts", "cli/test/**"],
     rules: {
@@ -125,10 +125,10 @@ export default tseslint.config(
               message: "The CLI talks to the server over HTTP; it shares types with it through common/ only, and never ships test code.",
             },
             {
-              group: ["**/common/**", "!**/common/folderDeploy"],
+              group: ["**/common/**", "!**/common/folderDeploy", "!**/common/format"],
               allowTypeImports: true,
               message:
-                "cli/ takes only types from common/ (import type), values only from common/folderDeploy: a value from elsewhere would bundle zod and the rest of common/ into the CLI.",
+                "cli/ takes only types from common/ (import type), values only from common/folderDeploy and common/format: a value from elsewhere would bundle zod and the rest of common/ into the CLI.",
             },
             {
               regex: "^(?!node:|\\.{1,2}/)",
@@ -170,6 +170,23 @@ export default tseslint.config(
               message: "Production code must not import test code (server/test/, *.test, testing, suites, fixtures): it would ship with the product.",
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Numbers are written with common/format.ts's formatCount. In Node, the first number formatted
+    // through ICU (toLocaleString) loads its locale data: about 5 MB that stay resident for the
+    // life of a server that only meant to write "1,000" into an error text, and 10 ms of every
+    // CLI command. The dashboard runs in a browser, where the reader's locale is the point.
+    files: ["server/**/*.ts", "common/**/*.ts", "cli/**/*.ts"],
+    ignores: ["**/*.test.ts", "server/test/**", "cli/test/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          property: "toLocaleString",
+          message: "Write numbers with formatCount (common/format.ts): toLocaleString loads ICU's locale data into the process.",
         },
       ],
     },

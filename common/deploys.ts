@@ -46,8 +46,9 @@ import { z } from "zod";
 import { formatPlanBytes } from "./plans";
 import { CreateSiteFields } from "./sites";
 import { formatUploadLimit } from "./uploads";
+import { formatCount } from "./format";
 
-const bytes = (n: number) => `${n.toLocaleString("en-US")} bytes`;
+const bytes = (n: number) => `${formatCount(n)} bytes`;
 
 /** The most files one deploy may hold. */
 export const DEPLOY_MAX_FILES = 50_000;
@@ -64,8 +65,8 @@ export const SHA256_HEX = /^[0-9a-f]{64}$/;
 export const DEPLOY_MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
 
 export const DEPLOY_TEXT = {
-  tooManyFiles: `A deploy can hold at most ${DEPLOY_MAX_FILES.toLocaleString("en-US")} files`,
-  tooManyFolders: `A deploy can bring at most ${DEPLOY_MAX_FOLDERS.toLocaleString("en-US")} empty folders`,
+  tooManyFiles: `A deploy can hold at most ${formatCount(DEPLOY_MAX_FILES)} files`,
+  tooManyFolders: `A deploy can bring at most ${formatCount(DEPLOY_MAX_FOLDERS)} empty folders`,
   emptyFolderPath: "A folder's path is empty",
   duplicatePath: (path: string) => `The manifest lists ${path} twice`,
   invalidPath: (path: string, reason: string) => `${reason}: ${path}`,

@@ -1,6 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { fileIconKind, fileTypeLabel, formatBytes, timeAgo } from "./format";
+import { fileIconKind, fileTypeLabel, formatBytes, formatCount, timeAgo } from "./format";
 import { daysUntilPurge } from "./sites";
+
+describe("formatCount", () => {
+  it.each([
+    [0, "0"],
+    [7, "7"],
+    [999, "999"],
+    [1000, "1,000"],
+    [12345, "12,345"],
+    [100000, "100,000"],
+    [1234567, "1,234,567"],
+    [-1000, "-1,000"],
+    [-999, "-999"],
+    [Number.MAX_SAFE_INTEGER, "9,007,199,254,740,991"],
+  ])("%d is %s", (n, text) => {
+    expect(formatCount(n)).toBe(text);
+  });
+
+  it("writes every whole number as en-US does", () => {
+    for (let n = -5000; n <= 5_000_000; n += 997) expect(formatCount(n)).toBe(n.toLocaleString("en-US"));
+  });
+
+  it("leaves what is not a safe integer to String()", () => {
+    expect(formatCount(1.5)).toBe("1.5");
+    expect(formatCount(Number.NaN)).toBe("NaN");
+    expect(formatCount(1e21)).toBe("1e+21");
+  });
+});
 
 describe("formatBytes", () => {
   it.each([

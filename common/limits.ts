@@ -1,5 +1,7 @@
 // Limits shared by the server and the dashboard. The numbers live here and nowhere else.
 
+import { formatCount } from "./format";
+
 /** Shown as a hint on the sign-up form and enforced by the server. */
 export const PASSWORD_MIN_LENGTH = 8;
 
@@ -93,13 +95,11 @@ export interface AccountCaps {
   webhooksPerAccount: number;
 }
 
-const count = (n: number) => n.toLocaleString("en-US");
-
 /** What the API answers when an add would go over a cap; it names the cap and the way out. */
 export const CAP_TEXT = {
-  sites: (max: number) => `You can have at most ${count(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
-  customDomains: (max: number) => `You can have at most ${count(max)} custom domains. Remove one to add another.`,
-  shareLinks: (max: number) => `A site can have at most ${count(max)} share links. Delete one to add another.`,
-  apiTokens: (max: number) => `You can have at most ${count(max)} API tokens. Revoke one to add another.`,
-  webhooks: (max: number) => `You can have at most ${count(max)} webhooks. Delete one to add another.`,
+  sites: (max: number) => `You can have at most ${formatCount(max)} sites. Delete one to add another; a deleted site counts until it is purged.`,
+  customDomains: (max: number) => `You can have at most ${formatCount(max)} custom domains. Remove one to add another.`,
+  shareLinks: (max: number) => `A site can have at most ${formatCount(max)} share links. Delete one to add another.`,
+  apiTokens: (max: number) => `You can have at most ${formatCount(max)} API tokens. Revoke one to add another.`,
+  webhooks: (max: number) => `You can have at most ${formatCount(max)} webhooks. Delete one to add another.`,
 } as const;

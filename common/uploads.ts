@@ -1,5 +1,7 @@
 // What may be uploaded (types, the texts that refuse a file) and the path rules of a site's files,
 // shared by the dashboard (checks before sending) and the server (the checks that count).
+
+import { formatCount } from "./format";
 const MB = 1024 * 1024;
 
 /**
@@ -77,7 +79,7 @@ export const UPLOAD_TEXT = {
   succeeded: "File uploaded successfully",
 } as const;
 
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
 
 /**
  * A dropped or chosen folder, in the wizard and the Files tab: what the zone offers, what it says
@@ -102,7 +104,7 @@ export const FOLDER_TEXT = {
   uploading: "Uploading…",
   publishing: "Publishing…",
   /** "120 of 200 files · 1.2 MB of 3.4 MB", in its two halves, which a narrow screen puts on two lines. */
-  progressFiles: (files: number, totalFiles: number) => `${files.toLocaleString("en-US")} of ${plural(totalFiles, "file", "files")}`,
+  progressFiles: (files: number, totalFiles: number) => `${formatCount(files)} of ${plural(totalFiles, "file", "files")}`,
   progressBytes: (bytes: string, totalBytes: string) => `${bytes} of ${totalBytes}`,
   unchanged: (count: number) => `${plural(count, "file", "files")} already stored, not sent again`,
   nothingToSend: "Every file is already stored: nothing to send",
@@ -117,7 +119,7 @@ export const FOLDER_TEXT = {
   emptyDescription: "The folder holds no files to publish. Files and folders whose names start with a dot are left out.",
   tooManyTitle: "Too many files",
   tooManyDescription: (max: number) =>
-    `A site can hold at most ${max.toLocaleString("en-US")} files. Leave out what the site does not need (node_modules, say) and try again.`,
+    `A site can hold at most ${formatCount(max)} files. Leave out what the site does not need (node_modules, say) and try again.`,
   badNameTitle: "A name cannot be published",
   unreadableTitle: "A file could not be read",
   unreadableDescription: (path: string) => `${path} could not be read. It may have been moved or changed; choose the folder again.`,

@@ -1,5 +1,7 @@
 // How the CLI writes sizes, durations and tables.
 
+import { formatCount } from "../../common/format";
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${bytes} B`;
   const units = ["kB", "MB", "GB", "TB"];
@@ -16,7 +18,7 @@ export function formatSeconds(seconds: number): string {
   return seconds < 10 ? `${seconds.toFixed(1)} s` : `${Math.round(seconds)} s`;
 }
 
-export const plural = (count: number, one: string, many = `${one}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string, many = `${one}s`) => `${formatCount(count)} ${count === 1 ? one : many}`;
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(rows: string[][]): string {

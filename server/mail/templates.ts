@@ -11,6 +11,7 @@
 import type { MailMessage } from "./message";
 import { percentChange } from "../../common/analytics";
 import { oneLineName } from "../../common/names";
+import { formatCount } from "../../common/format";
 
 type Template = MailMessage & { link?: string };
 
@@ -242,7 +243,7 @@ export function weeklySummaryMessage(
 
 /** "1 view", "1,234 views". */
 function count(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+  return `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** " (+25%)", " (-10%)", " (new)" when the week before had none; nothing when neither week had any. */

@@ -16,6 +16,8 @@
 // - Lines over 8,000 characters are refused: response headers that large overflow common proxy
 //   buffers (nginx then answers 502).
 
+import { formatCount } from "../../common/format";
+
 export interface HeaderRule {
   pattern: string;
   headers: Array<[string, string]>;
@@ -84,7 +86,7 @@ export function parseHeaders(text: string): Parsed {
   let current: HeaderRule | undefined;
   for (const [index, raw] of lines.entries()) {
     const fail = (reason: string): Parsed => ({ ok: false, error: `_headers line ${index + 1}: ${reason}` });
-    if (raw.length > MAX_LINE) return fail(`line too long (more than ${MAX_LINE.toLocaleString("en")} characters)`);
+    if (raw.length > MAX_LINE) return fail(`line too long (more than ${formatCount(MAX_LINE)} characters)`);
     const line = raw.replace(/^[ \t]+|[ \t]+$/g, "");
     if (line === "" || line.startsWith("#")) continue;
 

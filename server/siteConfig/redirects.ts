@@ -17,6 +17,8 @@
 // - A 3xx rule whose target is the request path itself (ignoring query and trailing slash) is
 //   skipped: with trailing-slash-insensitive matching, `/about/ /about 301` would loop for ever.
 
+import { formatCount } from "../../common/format";
+
 export interface RedirectRule {
   from: string;
   to: string;
@@ -60,12 +62,12 @@ export function parseRedirects(text: string): Parsed {
   const rules: RedirectRule[] = [];
   for (const [index, line] of lines.entries()) {
     const fail = (reason: string): Parsed => ({ ok: false, error: `_redirects line ${index + 1}: ${reason}` });
-    if (line.length > MAX_LINE) return fail(`line too long (more than ${MAX_LINE.toLocaleString("en")} characters)`);
+    if (line.length > MAX_LINE) return fail(`line too long (more than ${formatCount(MAX_LINE)} characters)`);
     const fields = line.split(/[ \t]+/).filter((field) => field !== "");
     const comment = fields.findIndex((field) => field.startsWith("#"));
     if (comment !== -1) fields.splice(comment);
     if (fields.length === 0) continue;
-    if (rules.length === MAX_RULES) return fail(`too many rules (more than ${MAX_RULES.toLocaleString("en")})`);
+    if (rules.length === MAX_RULES) return fail(`too many rules (more than ${formatCount(MAX_RULES)})`);
     const rule = parseRule(fields, index + 1);
     if (typeof rule === "string") return fail(rule);
     rules.push(rule);

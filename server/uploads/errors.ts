@@ -4,6 +4,7 @@
 import { AppError } from "../errors";
 import { UPLOAD_TEXT, formatUploadLimit } from "../../common/uploads";
 import { formatPlanBytes } from "../../common/plans";
+import { formatCount } from "../../common/format";
 
 export type UploadErrorCode =
   | "unsupported_type"
@@ -99,7 +100,7 @@ export const zipError = {
   fileAndFolder: (name: string) =>
     new UploadError("zip_duplicate_path", ZIP_TITLE, `The archive contains both a file and a folder named ${displayName(name)}`),
   tooManyEntries: (maxEntries: number) =>
-    new UploadError("zip_too_many_entries", ZIP_TITLE, `The archive has more than ${maxEntries.toLocaleString("en-US")} entries`),
+    new UploadError("zip_too_many_entries", ZIP_TITLE, `The archive has more than ${formatCount(maxEntries)} entries`),
   tooLarge: (maxTotalBytes: number) =>
     new UploadError("zip_too_large", ZIP_TITLE, `The archive unpacks to more than ${formatUploadLimit(maxTotalBytes)}`),
   fileTooLarge: (name: string, maxBytes: number) =>
