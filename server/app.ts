@@ -37,6 +37,7 @@ import { decorateGuardedRequest } from "./api/routeGuards";
 import { isOutOfSpace } from "./storage/outOfSpace";
 import { storageFull } from "./uploads/errors";
 import { countForegroundRequests } from "./http/foregroundRequests";
+import { ZOD_ONLY_SCHEMAS } from "./http/zodOnlySchemas";
 
 export interface BuildAppOptions {
   /** Serve the built dashboard from this directory (the `web` role). */
@@ -63,6 +64,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     // While the server closes, a request on a connection still open is answered, not refused with
     // 503: it was sent to a server that had accepted the connection (lifecycle.ts).
     return503OnClosing: false,
+    // Routes validate with zod; Fastify's JSON-schema compilers (Ajv) are never loaded.
+    schemaController: ZOD_ONLY_SCHEMAS,
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 

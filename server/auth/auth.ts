@@ -2,7 +2,10 @@
 // first sign-in, password reset that revokes old sessions, two-factor sign-in with an
 // authenticator app, no sessions for suspended accounts, database-backed rate limits, and
 // host-only SameSite=Lax cookies. Routes are mounted under /api/auth by api/auth/routes.ts.
-import { betterAuth } from "better-auth";
+// The minimal build: the same better-auth without Kysely, which it needs only to reach a database
+// itself. Berth hands it the drizzle adapter, and its own migrations make the tables; the full
+// build loaded Kysely's 260 modules into every server anyway.
+import { betterAuth } from "better-auth/minimal";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { twoFactor } from "better-auth/plugins/two-factor";
