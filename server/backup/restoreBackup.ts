@@ -15,7 +15,6 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { openDatabase, type Database, type Db, type Executor } from "../db/client";
 import { lockDataDir } from "../db/lock";
@@ -59,7 +58,7 @@ async function pgliteFromDump(dir: string, dump: Buffer): Promise<PGlite> {
   if (dump.length < 512 || dump.subarray(257, 262).toString("latin1") !== "ustar") {
     throw new InvalidBackupError("The archive's database is not a PGlite data directory.");
   }
-  const pglite = openPrivatePglite(dir, { loadDataDir: new Blob([new Uint8Array(dump)]) });
+  const pglite = await openPrivatePglite(dir, { loadDataDir: new Blob([new Uint8Array(dump)]) });
   await pglite.waitReady;
   return pglite;
 }
@@ -103,6 +102,7 @@ async function restoreDatabase(
     const pglite = await pgliteFromDump(path.join(scratch, "db"), dump);
     let dumped: Awaited<ReturnType<typeof dumpToTempFile>> | undefined;
     try {
+      const { drizzle } = await import("drizzle-orm/pglite");
       const db = drizzle(pglite) as unknown as Db;
       dumped = await dumpToTempFile((run) => db.transaction(run));
     } finally {

@@ -16,10 +16,9 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
-import type { Db, Executor } from "../db/client";
+import { databaseActivity, type Db, type Executor } from "../db/client";
 import { rowsOf } from "../db/rows";
 import { appliedMigrations, exportLogicalDump } from "./logicalDump";
 import type { AppliedMigration, DatabaseKind } from "./manifest";
@@ -65,8 +64,7 @@ export async function referencedBlobs(db: Executor): Promise<BlobRef[]> {
 
 /** The PGlite instance behind a drizzle handle, or undefined when it is a PostgreSQL pool. */
 export function pgliteOf(db: Db): PGlite | undefined {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof PGlite ? client : undefined;
+  return databaseActivity(db)?.kind === "pglite" ? (db as unknown as { $client: PGlite }).$client : undefined;
 }
 
 export async function takeSnapshot(db: Db): Promise<Snapshot> {
@@ -79,6 +77,7 @@ async function snapshotPglite(pglite: PGlite): Promise<Snapshot> {
   let migrations: AppliedMigration[] = [];
   let dump: Blob | undefined;
   let takenAt = new Date();
+  const { drizzle } = await import("drizzle-orm/pglite");
   await pglite.transaction(async (tx) => {
     // The transaction's own handle: the same session, inside the same transaction mutex.
     const db = drizzle(tx as unknown as PGlite) as unknown as Executor;

@@ -1,13 +1,12 @@
 // Opens the database: embedded PGlite in the data directory, or a PostgreSQL server when
 // DATABASE_URL is set. Both are handed out as the same drizzle type, so repositories never
-// know which one they talk to.
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+// know which one they talk to. Each driver is imported when a database of its kind is opened, so a
+// process loads only the one it uses.
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { migrationsDir } from "../paths";
-import { openPrivatePglite } from "./privatePglite";
+import { loadPglite, openPrivatePglite } from "./privatePglite";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -47,11 +46,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       close: once(() => pool.end()),
     };
   }
-  let client: PGlite;
-  if ("pglite" in target) client = target.pglite;
-  else {
-    client = openPrivatePglite(target.pgliteDir, { startParams: withSharedBuffers(target.buffersMb ?? DEFAULT_BUFFERS_MB) });
-  }
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    loadPglite(),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
+  const client =
+    "pglite" in target
+      ? target.pglite
+      : await openPrivatePglite(target.pgliteDir, {
+          startParams: withSharedBuffers(PGlite.defaultStartParams, target.buffersMb ?? DEFAULT_BUFFERS_MB),
+        });
   await client.waitReady;
   const counter = countInFlight(client);
   const db = drizzlePglite(client, { schema });
@@ -72,8 +77,8 @@ const DEFAULT_BUFFERS_MB = 16;
  * process's whole life (WebAssembly memory never shrinks): 16 MB takes about 110 MB off an idle
  * server. Pages past it come from the kernel's file cache, a copy rather than a disk read.
  */
-export function withSharedBuffers(mb: number): string[] {
-  return [...PGlite.defaultStartParams, "-c", `shared_buffers=${mb}MB`];
+function withSharedBuffers(defaults: readonly string[], mb: number): string[] {
+  return [...defaults, "-c", `shared_buffers=${mb}MB`];
 }
 
 /** How busy the database is, for the metrics: the pool's connections, or PGlite's work under way. */
@@ -85,7 +90,7 @@ const inFlight = new WeakMap<PGlite, { count: number }>();
 /**
  * Counts PGlite's calls that are under way (query, exec, transaction: the ones drizzle and Berth
  * make), running or waiting for the one that runs. The methods are wrapped on the instance itself,
- * which stays a PGlite (the backup recognises it by its class).
+ * which stays a PGlite.
  */
 function countInFlight(client: PGlite): { count: number } {
   const known = inFlight.get(client);

@@ -58,13 +58,13 @@ describe("the embedded database's files", () => {
   });
 
   it("are owner-only when the database is loaded from a dump, as a restore does", { timeout: CREATES_A_DATABASE }, async () => {
-    const source = openPrivatePglite(path.join(scratch, "source"));
+    const source = await openPrivatePglite(path.join(scratch, "source"));
     await source.exec("create table restored (id int); insert into restored values (7)");
     const dump = await source.dumpDataDir("none");
     await source.close();
 
     const dir = path.join(scratch, "restored");
-    const restored = openPrivatePglite(dir, { loadDataDir: dump });
+    const restored = await openPrivatePglite(dir, { loadDataDir: dump });
     expect((await restored.query<{ id: number }>("select id from restored")).rows).toEqual([{ id: 7 }]);
     await restored.close();
     expect(countEntries(dir)).toBeGreaterThan(900);

@@ -4,9 +4,12 @@
 // database), and Postgres rewrites its relation-cache files with 0644 at every start. Here the
 // mounted file system's three mode-setting operations (create, chmod through a path, chmod through
 // a descriptor) drop group and other bits before they reach the disk.
+//
+// PGlite's modules are imported when a database is opened, not with this file: a server on
+// PostgreSQL never loads them (they held about 3 MB of its memory).
 import { mkdirSync } from "node:fs";
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
-import { NodeFS } from "@electric-sql/pglite/nodefs";
+import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
+import type { NodeFS } from "@electric-sql/pglite/nodefs";
 import { GROUP_AND_OTHER, PRIVATE_DIR } from "../privateFiles";
 
 type Init = NodeFS["init"];
@@ -24,20 +27,35 @@ const PRIVATE = Symbol("berth.privateModes");
 
 export class PglitePrivateModesError extends Error {}
 
-class PrivateNodeFS extends NodeFS {
-  override async init(...args: Parameters<Init>): Promise<{ emscriptenOpts: EmscriptenOptions }> {
-    const { emscriptenOpts } = await super.init(...args);
-    return {
-      emscriptenOpts: {
-        ...emscriptenOpts,
-        preRun: [...(emscriptenOpts.preRun ?? []), (mod) => keepModesPrivate((mod as unknown as { NODEFS: unknown }).NODEFS)],
-      },
-    };
-  }
+/** NodeFS, with its modes kept private once Emscripten has mounted it. */
+function privateNodeFS(Base: typeof NodeFS): typeof NodeFS {
+  return class PrivateNodeFS extends Base {
+    override async init(...args: Parameters<Init>): Promise<{ emscriptenOpts: EmscriptenOptions }> {
+      const { emscriptenOpts } = await super.init(...args);
+      return {
+        emscriptenOpts: {
+          ...emscriptenOpts,
+          preRun: [...(emscriptenOpts.preRun ?? []), (mod) => keepModesPrivate((mod as unknown as { NODEFS: unknown }).NODEFS)],
+        },
+      };
+    }
+  };
+}
+
+let loaded: Promise<{ PGlite: typeof PGlite; PrivateNodeFS: typeof NodeFS }> | undefined;
+
+/** PGlite's class and the private file system, imported the first time a database is opened. */
+export function loadPglite(): Promise<{ PGlite: typeof PGlite; PrivateNodeFS: typeof NodeFS }> {
+  loaded ??= Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/nodefs")]).then(([pglite, nodefs]) => ({
+    PGlite: pglite.PGlite,
+    PrivateNodeFS: privateNodeFS(nodefs.NodeFS),
+  }));
+  return loaded;
 }
 
 /** A PGlite whose data directory is `dir`, created owner-only like everything in it. */
-export function openPrivatePglite(dir: string, options: Omit<PGliteOptions, "dataDir" | "fs"> = {}): PGlite {
+export async function openPrivatePglite(dir: string, options: Omit<PGliteOptions, "dataDir" | "fs"> = {}): Promise<PGlite> {
+  const { PGlite, PrivateNodeFS } = await loadPglite();
   // NodeFS would make a missing directory with the umask's mode.
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR });
   return new PGlite({ ...options, fs: new PrivateNodeFS(dir) });
