@@ -93,7 +93,7 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
   });
   const blobs = createBlobStore(env, env.dataDir);
   const events = new BerthEvents();
-  const metrics = createMetrics({ db, events, log });
+  const metrics = await createMetrics({ db, events, log, exposed: env.metrics.token !== undefined || env.metrics.listen !== undefined });
   const ctx: AppContext = {
     env,
     db,

@@ -84,16 +84,18 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
 
     // Before the main port: a taken metrics port stops start-up with nothing else left open.
     let metricsServer: MetricsServer | undefined;
-    if (env.metrics.listen) {
+    // Built by compose.ts whenever BERTH_METRICS_TOKEN or BERTH_METRICS_LISTEN is set.
+    const { exposition } = ctx.metrics;
+    if (env.metrics.listen && exposition) {
       const { host, port: metricsPort } = env.metrics.listen;
-      metricsServer = await startMetricsListener(ctx.metrics, env.metrics.listen, env.metrics.token, log).catch((error: unknown) => {
+      metricsServer = await startMetricsListener(exposition, env.metrics.listen, env.metrics.token, log).catch((error: unknown) => {
         throw new Error(`BERTH_METRICS_LISTEN (${host}:${metricsPort}): ${(error as Error).message}`);
       });
       log.info(`Metrics at http://${host.includes(":") ? `[${host}]` : host}:${metricsServer.port}${METRICS_PATH}`);
     }
     const serveApi = env.roles.has("api") || env.roles.has("web");
     // Without Fastify (an edge or worker node), /metrics with its token is still this port's.
-    const metricsOnly = env.metrics.token !== undefined ? metricsListener(ctx.metrics, env.metrics.token, log) : undefined;
+    const metricsOnly = env.metrics.token !== undefined && exposition ? metricsListener(exposition, env.metrics.token, log) : undefined;
     const app = await buildApp(ctx, {
       ...(env.roles.has("web") ? { webDir: webDistDir } : {}),
       serverFactory: (fastifyHandler) =>

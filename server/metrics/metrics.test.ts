@@ -38,7 +38,7 @@ function get(
   });
 }
 
-const scrape = async (server: TestServer) => parsePrometheusText(await server.ctx.metrics.text());
+const scrape = async (server: TestServer) => parsePrometheusText(await server.ctx.metrics.exposition!.text());
 const value = (families: Map<string, Family>, name: string, labels: Record<string, string> = {}) => sampleValue(families, name, labels) ?? 0;
 
 describe("bearerMatches", () => {
@@ -79,6 +79,8 @@ describe.each(DRIVERS)("metrics (%s)", (driver) => {
   it("is not served on the main port without BERTH_METRICS_TOKEN", async () => {
     const plain = await getTestServer(driver);
     try {
+      // Nothing but the counts is kept: prom-client is not even loaded.
+      expect(plain.ctx.metrics.exposition).toBeUndefined();
       const port = (await plain.listen()).port;
       expect((await get(port, "/metrics")).status).toBe(404);
       expect((await get(port, "/metrics", { authorization: `Bearer ${TOKEN}` })).status).toBe(404);
@@ -118,7 +120,7 @@ describe.each(DRIVERS)("metrics (%s)", (driver) => {
   it("serves it without the token on a loopback listener of its own, and asks for it elsewhere", async () => {
     let listener: MetricsServer | undefined;
     try {
-      listener = await startMetricsListener(server.ctx.metrics, { host: "127.0.0.1", port: 0, loopback: true }, TOKEN, log);
+      listener = await startMetricsListener(server.ctx.metrics.exposition!, { host: "127.0.0.1", port: 0, loopback: true }, TOKEN, log);
       const answer = await get(listener.port, "/metrics");
       expect(answer.status).toBe(200);
       expect(value(parsePrometheusText(answer.text), "berth_process_resident_memory_bytes")).toBeGreaterThan(0);
@@ -126,7 +128,7 @@ describe.each(DRIVERS)("metrics (%s)", (driver) => {
       expect((await get(listener.port, "/api/health")).status).toBe(404);
       await listener.close();
       // Every address: allowed only because a token is set, so the listener asks for it.
-      listener = await startMetricsListener(server.ctx.metrics, { host: "0.0.0.0", port: 0, loopback: false }, TOKEN, log);
+      listener = await startMetricsListener(server.ctx.metrics.exposition!, { host: "0.0.0.0", port: 0, loopback: false }, TOKEN, log);
       expect((await get(listener.port, "/metrics")).status).toBe(401);
       expect((await get(listener.port, "/metrics", { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
     } finally {
@@ -256,7 +258,7 @@ describe.each(DRIVERS)("metrics (%s)", (driver) => {
     const waiting = Promise.resolve(server.ctx.db.execute(sql`select 1`));
     await new Promise((resolve) => setImmediate(resolve));
     // Its own read of the queues waits for the transaction too, so it is let go once the scrape has begun.
-    const scraping = server.ctx.metrics.text();
+    const scraping = server.ctx.metrics.exposition!.text();
     release();
     await Promise.all([held, waiting]);
     const during = parsePrometheusText(await scraping);
@@ -267,7 +269,7 @@ describe.each(DRIVERS)("metrics (%s)", (driver) => {
 
 describe("metrics with edge workers", () => {
   it("adds what the worker threads answered to what the main thread did", async () => {
-    const server = await getTestServer("pglite", { edgeWorkers: 2 });
+    const server = await getTestServer("pglite", { edgeWorkers: 2, env: { BERTH_METRICS_TOKEN: TOKEN } });
     try {
       expect(server.edgeWorkers?.count).toBe(2);
       const { site } = await ownerWithSite(server, "free", [{ name: "index.html", data: "<h1>Threads</h1>" }]);

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger } from "fastify";
 import type { ListenAddress } from "../env";
-import type { BerthMetrics } from "./metrics";
+import type { Exposition } from "./metrics";
 
 export const METRICS_PATH = "/metrics";
 
@@ -25,7 +25,7 @@ export function bearerMatches(authorization: string | undefined, token: string):
 export const UNAUTHORIZED_HEADERS = { "www-authenticate": 'Bearer realm="berth-metrics"', "cache-control": "no-store" } as const;
 
 /** Answers GET and HEAD /metrics, asking for `token` when one is given; 404 for any other path. */
-export function metricsListener(metrics: BerthMetrics, token: string | undefined, log: FastifyBaseLogger): http.RequestListener {
+export function metricsListener(metrics: Exposition, token: string | undefined, log: FastifyBaseLogger): http.RequestListener {
   return (req, res) => {
     req.resume();
     const path = (req.url ?? "").split("?")[0];
@@ -60,7 +60,7 @@ export interface MetricsServer {
 
 /** BERTH_METRICS_LISTEN's listener. A non-loopback address is allowed only with a token, which it then asks for. */
 export async function startMetricsListener(
-  metrics: BerthMetrics,
+  metrics: Exposition,
   address: ListenAddress,
   token: string | undefined,
   log: FastifyBaseLogger,

@@ -6,7 +6,8 @@ import { bearerMatches, METRICS_PATH, UNAUTHORIZED_HEADERS } from "../../metrics
 
 export async function metricsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { token } = ctx.env.metrics;
-  if (token === undefined) return;
+  const { exposition } = ctx.metrics;
+  if (token === undefined || exposition === undefined) return;
   app.get(METRICS_PATH, async (request, reply) => {
     // Not a user's API token: the operator's own secret, so no route guard, and 401 rather than 403.
     if (!bearerMatches(request.headers.authorization, token)) {
@@ -17,7 +18,7 @@ export async function metricsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }
     return reply
       .header("cache-control", "no-store")
-      .type(ctx.metrics.contentType)
-      .send(await ctx.metrics.text());
+      .type(exposition.contentType)
+      .send(await exposition.text());
   });
 }
