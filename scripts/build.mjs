@@ -9,6 +9,7 @@ import { sourceHash, root } from "./source-hash.mjs";
 import { buildNative } from "./build-native.mjs";
 import { buildCli, packCli } from "./build-cli.mjs";
 import { LAZY_BUILTINS_BANNER, lazyBuiltins } from "./lazy-builtins.mjs";
+import { requireCommonJs } from "./require-commonjs.mjs";
 import path from "node:path";
 
 export async function buildAll({ quiet = false } = {}) {
@@ -23,7 +24,7 @@ export async function buildAll({ quiet = false } = {}) {
     format: "esm",
     target: "node20",
     packages: "external",
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, requireCommonJs],
     banner: { js: LAZY_BUILTINS_BANNER },
     sourcemap: true,
     logLevel: quiet ? "warning" : "info",

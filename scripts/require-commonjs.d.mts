@@ -1,0 +1,3 @@
+import type { Plugin } from "esbuild";
+export declare function commonJsOnly(specifier: string): boolean;
+export declare const requireCommonJs: Plugin;
