@@ -51,8 +51,28 @@ export async function receiveDeployFile(
 export async function receiveDeployTar(ctx: Context, input: { userId: string; siteId: string; deployId: string; body: Readable }): Promise<void> {
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   requireOpen(deploy);
+  await storeTar(ctx, deploy, input.userId, input.body);
+}
+
+/**
+ * The last files of a deploy, sent with its publish in the same tar: stored as receiveDeployTar
+ * stores them, unless the deploy was published (or failed to) already: that is a publish sent
+ * again after its answer was lost, whose files came the first time. Its body is then not read, and
+ * the publish answers as it did.
+ */
+export async function receiveFilesWithPublish(
+  ctx: Context,
+  input: { userId: string; siteId: string; deployId: string; body: Readable },
+): Promise<void> {
+  const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
+  if (deploy.status !== "uploading") return;
+  requireOpen(deploy);
+  await storeTar(ctx, deploy, input.userId, input.body);
+}
+
+async function storeTar(ctx: Context, deploy: Deploy, userId: string, body: Readable): Promise<void> {
   const wanted = await manifestDigests(ctx.db, deploy.id);
-  const held = await digestsHeld(ctx.db, deploy.id, input.userId, [...wanted.keys()]);
+  const held = await digestsHeld(ctx.db, deploy.id, userId, [...wanted.keys()]);
   const seen = new Set<string>();
   // Small entries are stored in batches while the next ones are read (uploads/putBatcher.ts);
   // large ones stream straight in. Nothing is recorded before every one of them is stored.
@@ -60,7 +80,7 @@ export async function receiveDeployTar(ctx: Context, input: { userId: string; si
   const streamed: PutResult[] = [];
   let stored: PutResult[];
   try {
-    for await (const entry of readTarEntries(input.body)) {
+    for await (const entry of readTarEntries(body)) {
       if (entry.type === "symlink") throw zipError.symlink(entry.name);
       if (entry.type === "hardlink") throw tarError.hardLink(entry.name);
       if (entry.type !== "file") throw zipError.specialFile(entry.name);

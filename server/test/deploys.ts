@@ -46,6 +46,14 @@ export async function publish(client: TestClient, siteId: string, deployId: stri
   return client.post(`/api/sites/${siteId}/deploys/${deployId}/publish`, {});
 }
 
+/** A publish that brings the last files with it, as a digest-named tar. */
+export async function publishWithTar(client: TestClient, siteId: string, deployId: string, tar: Buffer) {
+  return client.request("POST", `/api/sites/${siteId}/deploys/${deployId}/publish`, {
+    headers: { "content-type": "application/x-tar" },
+    payload: tar,
+  });
+}
+
 /** Opens, uploads what is missing and publishes: the whole incremental deploy. */
 export async function deployFiles(
   client: TestClient,

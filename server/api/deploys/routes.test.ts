@@ -20,6 +20,7 @@ import {
   paxEntry,
   postTar,
   publish,
+  publishWithTar,
   putFile,
   sha256Of,
   tarEntry,
@@ -125,6 +126,47 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     expect((await publish(client, site.id, opened.id)).json<DeployResponse>().deployment).toMatchObject({ version: 2, status: "success" });
     expect((await server.edge.get(hostOf(site.url), "/docs/guide/")).text).toBe("<p>guide, second edition</p>");
     expect((await server.edge.get(`${site.subdomain}--v1.localhost:8080`, "/docs/guide/")).text).toBe("<p>guide</p>");
+  });
+
+  it("takes the last files with the publish, and answers a repeated publish as the first", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    await deployFiles(client, site.id, SITE);
+    const changed = [SITE[0]!, { path: "css/site.css", content: "body { color: blue }" }, { path: "docs/guide/index.html", content: "<p>v2</p>" }];
+    const opened = (await openDeploy(client, site.id, { files: manifestOf(changed) })).json<DeployResponse>();
+    expect(opened.missing).toHaveLength(2);
+    const tar = digestTarOf(changed.slice(1));
+    const published = await publishWithTar(client, site.id, opened.id, tar);
+    expect(published.statusCode, published.body).toBe(200);
+    const version = published.json<DeployResponse>().deployment;
+    expect(version).toMatchObject({ version: 2, status: "success" });
+    expect((await server.edge.get(hostOf(site.url), "/css/site.css")).text).toBe("body { color: blue }");
+    // Its answer lost, the client sends it again: the same version, the body not even read.
+    for (const body of [tar, Buffer.from("not a tar")]) {
+      const again = await publishWithTar(client, site.id, opened.id, body);
+      expect([again.statusCode, again.json<DeployResponse>().deployment?.id]).toEqual([200, version!.id]);
+    }
+    expect((await client.get(`/api/sites/${site.id}/deployments`)).json().deployments).toHaveLength(2);
+  });
+
+  it("keeps what a publish brought but publishes nothing while a file is still missing, or when its tar is refused", async () => {
+    const { client } = await signedInClient(server);
+    const site = await emptySite(client);
+    await deployFiles(client, site.id, SITE);
+    const changed = [SITE[0]!, { path: "css/site.css", content: "body { color: green }" }, { path: "docs/guide/index.html", content: "<p>v3</p>" }];
+    const opened = (await openDeploy(client, site.id, { files: manifestOf(changed) })).json<DeployResponse>();
+    // A tar that lies about a file: refused whole, nothing kept, the live site as it was.
+    const lying = tarOf([{ name: sha256Of(changed[1]!.content), content: "x".repeat(bytesOf(changed[1]!.content).length) }]);
+    const refused = await publishWithTar(client, site.id, opened.id, lying);
+    expect([refused.statusCode, refused.json().error.message]).toEqual([400, DEPLOY_TEXT.digestMismatch(sha256Of(changed[1]!.content))]);
+    expect(await stored(sha256Of("x".repeat(bytesOf(changed[1]!.content).length)))).toBe(false);
+    // One of the two: stored, but the publish waits for the other.
+    const partial = await publishWithTar(client, site.id, opened.id, digestTarOf([changed[1]!]));
+    expect([partial.statusCode, partial.json().error.code]).toEqual([409, "files_missing"]);
+    expect((await client.get(`/api/sites/${site.id}/deploys/${opened.id}`)).json<DeployResponse>().missing).toEqual([sha256Of("<p>v3</p>")]);
+    expect((await server.edge.get(hostOf(site.url), "/css/site.css")).text).toBe("body { color: red }");
+    const done = await publishWithTar(client, site.id, opened.id, digestTarOf([changed[2]!]));
+    expect(done.json<DeployResponse>().deployment).toMatchObject({ version: 2, status: "success" });
   });
 
   it("resets the working tree to each version, a file becoming a folder and back included", async () => {

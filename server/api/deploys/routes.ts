@@ -11,7 +11,7 @@ import { AppError } from "../../errors";
 import { deployArchive, type ArchiveKind } from "../../services/deployArchive";
 import { deployState, openDeploy, requireDeploy } from "../../services/openDeploy";
 import { publishDeploy } from "../../services/publishDeploy";
-import { receiveDeployFile, receiveDeployTar } from "../../services/receiveDeployFiles";
+import { receiveDeployFile, receiveDeployTar, receiveFilesWithPublish } from "../../services/receiveDeployFiles";
 import { routeGuards } from "../routeGuards";
 import type { RouteDoc } from "../openapi/routeDoc";
 import { parseBody, parseQuery } from "../validate";
@@ -160,16 +160,21 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
         doc: {
           summary: "Publish a deploy",
           description:
-            "Atomically: a new version, live at once or a draft served on its own version host until promoted. Publishing it again answers the same version.",
+            "Atomically: a new version, live at once or a draft served on its own version host until promoted. Publishing it again answers the same version. The last missing files may come with it, as the tar that Upload many files takes: a small change is then deployed in two requests.",
           tags,
+          binary: { "application/x-tar": "Optional: files still missing, named by their digest; stored before the publish." },
           response: { 200: DeployResponse },
-          errors: { 409: "Files are still missing, or the deploy has expired." },
+          errors: { 400: "A file of the tar is refused, as by Upload many files.", 409: "Files are still missing, or the deploy has expired." },
         },
       },
     },
     async (request, reply) => {
-      const { deploy, deployment } = await publishDeploy(ctx, request.user.id, request.site.id, request.params.deployId);
-      return answer(reply, 200, deploy, request.site.subdomain, { deployment });
+      const { user, site, params } = request;
+      if (mediaType(request) === "application/x-tar") {
+        await receiveFilesWithPublish(ctx, { userId: user.id, siteId: site.id, deployId: params.deployId, body: bodyStream(request) });
+      }
+      const { deploy, deployment } = await publishDeploy(ctx, user.id, site.id, params.deployId);
+      return answer(reply, 200, deploy, site.subdomain, { deployment });
     },
   );
 }
