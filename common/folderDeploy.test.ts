@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLeftOut, TAR_BLOCK, tarHeader, tarPaddingSize } from "./folderDeploy";
+import { BATCH_FILES, isLeftOut, sendWithPublish, TAR_BLOCK, tarHeader, tarPaddingSize, WITH_PUBLISH_BYTES } from "./folderDeploy";
 
 describe("isLeftOut", () => {
   it.each([
@@ -34,5 +34,21 @@ describe("tarHeader", () => {
   it("refuses a name that does not fit, and pads data to whole blocks", () => {
     expect(() => tarHeader("x".repeat(101), 1)).toThrow(/does not fit/);
     expect([0, 1, 511, 512, 513].map(tarPaddingSize)).toEqual([0, 511, 1, 0, 511]);
+  });
+});
+
+describe("sendWithPublish", () => {
+  const sized = (...sizes: number[]) => sizes.map((size) => ({ size }));
+  it("sends a small change with the publish, and more ahead of it", () => {
+    expect(sendWithPublish(sized(2048))).toBe(true);
+    expect(sendWithPublish(sized(WITH_PUBLISH_BYTES))).toBe(true);
+    expect(sendWithPublish(sized(WITH_PUBLISH_BYTES / 2, WITH_PUBLISH_BYTES / 2))).toBe(true);
+    expect(sendWithPublish(sized(WITH_PUBLISH_BYTES / 2, WITH_PUBLISH_BYTES / 2 + 1))).toBe(false);
+    expect(sendWithPublish(sized(...Array<number>(BATCH_FILES).fill(1)))).toBe(true);
+    expect(sendWithPublish(sized(...Array<number>(BATCH_FILES + 1).fill(1)))).toBe(false);
+  });
+
+  it("has nothing to send with nothing missing", () => {
+    expect(sendWithPublish([])).toBe(false);
   });
 });

@@ -39,6 +39,20 @@ export const UPLOAD_CONCURRENCY = 4;
 export type UploadJob<F> = { kind: "file"; file: F } | { kind: "batch"; files: F[] };
 
 /**
+ * Missing files of up to this many bytes in all go in the publish request's own body (a tar, as a
+ * batch), so a small change is deployed in two requests, the manifest and the publish, instead of
+ * three. More than this is sent first, UPLOAD_CONCURRENCY requests at a time, which moves bytes
+ * faster than one request.
+ */
+export const WITH_PUBLISH_BYTES = 1024 * 1024;
+
+/** Whether these missing files (one per digest) go with the publish rather than before it. */
+export function sendWithPublish(files: readonly { size: number }[]): boolean {
+  const bytes = files.reduce((sum, f) => sum + f.size, 0);
+  return files.length > 0 && files.length <= BATCH_FILES && bytes <= WITH_PUBLISH_BYTES;
+}
+
+/**
  * What storing a file costs the server besides its bytes (its own syncs), in bytes: the weight by
  * which batches are evened out, so that a batch of many tiny files counts for what it costs.
  */

@@ -13,6 +13,7 @@ import {
   BATCH_FILES,
   LARGE_FILE_BYTES,
   planUploads,
+  sendWithPublish,
   UPLOAD_CONCURRENCY,
   type UploadJob as SharedUploadJob,
 } from "../../common/folderDeploy";
@@ -20,7 +21,7 @@ import { tarHeader, tarPadding, TAR_END } from "./tar";
 import type { HashedFile } from "./walk";
 import { mapLimit } from "./walk";
 
-export { BATCH_BYTES, BATCH_FILES, LARGE_FILE_BYTES, planUploads, UPLOAD_CONCURRENCY };
+export { BATCH_BYTES, BATCH_FILES, LARGE_FILE_BYTES, planUploads, sendWithPublish, UPLOAD_CONCURRENCY };
 
 export type UploadJob = SharedUploadJob<HashedFile>;
 
@@ -31,6 +32,10 @@ export interface UploadProgress {
 }
 
 const changed = (file: HashedFile) => new CliError(`${file.path} changed while it was being deployed: run berth deploy again`);
+
+/** The server found a file's bytes other than listed: it was edited after it was hashed. */
+export const changedWhileDeploying = (error: ApiError) =>
+  new CliError(`a file changed while it was being deployed (${error.message}): run berth deploy again`);
 
 /** Reads a small file and checks it still has the digest it was listed with. */
 async function readChecked(file: HashedFile): Promise<Buffer> {
@@ -49,16 +54,20 @@ export async function runUploads(client: BerthClient, base: string, jobs: Upload
   });
 }
 
-async function sendBatch(client: BerthClient, base: string, files: HashedFile[], progress: UploadProgress): Promise<void> {
+/** The files as an uncompressed tar whose entries are named by digest, each read and checked first. */
+export async function digestTar(files: readonly HashedFile[]): Promise<Buffer> {
   const parts: Buffer[] = [];
-  let bytes = 0;
   for (const file of files) {
     const data = await readChecked(file);
     parts.push(tarHeader(file.sha256, data.length), data, tarPadding(data.length));
-    bytes += data.length;
   }
   parts.push(TAR_END);
-  const body = Buffer.concat(parts);
+  return Buffer.concat(parts);
+}
+
+async function sendBatch(client: BerthClient, base: string, files: HashedFile[], progress: UploadProgress): Promise<void> {
+  const body = await digestTar(files);
+  const bytes = files.reduce((sum, f) => sum + f.size, 0);
   await client.request(`${base}/files`, {
     method: "POST",
     idempotent: true,

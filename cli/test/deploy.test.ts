@@ -13,6 +13,7 @@ import { signedInClient } from "../../server/test/factories";
 import { createToken } from "../../server/test/apiTokens";
 import { hostOf } from "../../server/test/sites";
 import type { SiteManifestResponse } from "../../common/deploys";
+import { WITH_PUBLISH_BYTES } from "../../common/folderDeploy";
 import type { DeploymentListResponse, SiteListResponse } from "../../common/sites";
 import { buildCliForTest, freshHome, runBuilt, type CliRun, type RunOptions } from "./run";
 
@@ -181,7 +182,7 @@ describe("berth deploy", () => {
     const first = deployJson(await cli(["deploy", dir, "--create", "Incremental", "--json"], { env }));
     expect(first).toMatchObject({ version: 1, draft: false, files: 4, files_uploaded: 4 });
     write(dir, { "index.html": "<h1>Two</h1>" });
-    const run = await cli(["deploy", dir, "--site", first.site, "--json", "-m", "Change the heading"], { env });
+    const run = await cli(["deploy", dir, "--site", first.site, "--json", "-m", "Change the heading"], { env: { ...env, BERTH_DEBUG: "1" } });
     expect(run.code, run.stderr).toBe(0);
     const second = deployJson(run);
     expect(second).toEqual({
@@ -194,12 +195,26 @@ describe("berth deploy", () => {
       bytes_uploaded: "<h1>Two</h1>".length,
       seconds: expect.any(Number),
     });
-    expect(run.stderr).toContain("Uploading 1 new file (12 B); 3 already on the server");
+    // A small change travels in the publish itself: two requests, the manifest and the publish
+    // (after the site's lookup: this HOME remembers no site id).
+    expect(run.stderr).toContain("Publishing with 1 new file (12 B); 3 already on the server");
+    expect(run.stderr.match(/^debug: .* (GET|PUT|POST) \S+: \d+/gm)?.map((line) => line.replace(/^.* (GET|PUT|POST) (\S+):.*$/, "$1 $2"))).toEqual([
+      "GET /api/sites",
+      expect.stringMatching(/^POST \/api\/sites\/[0-9a-f-]{36}\/deploys$/),
+      expect.stringMatching(/^POST \/api\/sites\/[0-9a-f-]{36}\/deploys\/[0-9a-f-]{36}\/publish$/),
+    ]);
     expect(await served(first.url)).toBe("<h1>Two</h1>");
+
+    // More than a publish should carry goes ahead of it, several requests at a time.
+    write(dir, { "big.bin": Buffer.alloc(WITH_PUBLISH_BYTES + 1, 7) });
+    const large = await cli(["deploy", dir, "--site", first.site], { env });
+    expect(large.code, large.stderr).toBe(0);
+    expect(large.stderr).toContain("Uploading 1 new file");
+    expect(large.stderr).toContain("Publishing…");
 
     // Nothing changed: nothing travels, and a new version is still made.
     const same = deployJson(await cli(["deploy", dir, "--site", first.site, "--json"], { env }));
-    expect(same).toMatchObject({ version: 3, files_uploaded: 0, bytes_uploaded: 0 });
+    expect(same).toMatchObject({ version: 4, files_uploaded: 0, bytes_uploaded: 0 });
   });
 
   it("remembers a site's id, so a redeploy opens its deploy without listing the sites; a stale id is looked up again", async () => {

@@ -11,7 +11,7 @@ import { ApiError, CliError, UsageError } from "../errors";
 import { formatBytes, formatSeconds, plural } from "../format";
 import type { BerthClient } from "../http";
 import { PROJECT_FILE } from "../settings";
-import { planUploads, runUploads } from "../upload";
+import { changedWhileDeploying, digestTar, planUploads, runUploads, sendWithPublish } from "../upload";
 import { digestCachePath, readDigestCache, writeDigestCache, type CachedDigest } from "../digestCache";
 import { rememberedSite, rememberSite, type SiteRef } from "../siteCache";
 import { hashFiles, walkFolder, type HashedFile } from "../walk";
@@ -113,24 +113,47 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
   trace(`deploy opened: ${opened.missing.length} missing`);
   const sitePath = `/api/sites/${encodeURIComponent(site.id)}/deploys`;
   const base = `${sitePath}/${encodeURIComponent(opened.id)}`;
-  let total = await uploadMissing(ctx, client, base, files, opened.missing);
+  const distinct = new Set(files.map((f) => f.sha256)).size;
+  const missing = filesFor(files, opened.missing);
+  // A small change goes in the publish's own body: two requests in all (sendWithPublish).
+  const withPublish = sendWithPublish(missing) ? missing : [];
+  let total = withPublish.length > 0 ? countOf(withPublish) : await uploadMissing(ctx, client, base, missing, distinct);
   trace("uploaded");
 
   // The publish checks, under the locks it takes, that every file is there, so no check goes
   // before it. A file can still go missing after its upload answered (one the server said it held
   // was deleted since): the publish then answers files_missing, and what it lacks is sent again.
-  const publish = () => client.post<DeployResponse>(`${base}/publish`, {}, { idempotent: true, timeoutSeconds: 600 });
-  reporter.line(options.draft ? "Publishing as a draft…" : "Publishing…");
+  const publish = async (carrying: readonly HashedFile[]) => {
+    if (carrying.length === 0) return client.post<DeployResponse>(`${base}/publish`, {}, { idempotent: true, timeoutSeconds: 600 });
+    const tar = await digestTar(carrying);
+    const answer = await client.request<DeployResponse>(`${base}/publish`, {
+      method: "POST",
+      idempotent: true,
+      timeoutSeconds: 600,
+      body: () => ({ data: tar, type: "application/x-tar", length: tar.length }),
+    });
+    return answer.body;
+  };
+  const draft = options.draft ? " as a draft" : "";
+  reporter.line(
+    withPublish.length > 0
+      ? `Publishing${draft} with ${plural(withPublish.length, "new file")} (${formatBytes(total.bytes)}); ${distinct - withPublish.length} already on the server`
+      : `Publishing${draft}…`,
+  );
   let published: DeployResponse;
   try {
-    published = await publish();
+    published = await publish(withPublish).catch((error: unknown) => {
+      // The server hashes what arrives: a file edited since it was hashed here no longer matches.
+      if (error instanceof ApiError && (error.code === "digest_mismatch" || error.code === "size_mismatch")) throw changedWhileDeploying(error);
+      throw error;
+    });
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "files_missing")) throw error;
     const check = await client.get<DeployResponse>(base);
     reporter.line(`The server still lacks ${plural(check.missing.length, "file")}; sending ${check.missing.length === 1 ? "it" : "them"} again.`);
-    const again = await uploadMissing(ctx, client, base, files, check.missing);
+    const again = await uploadMissing(ctx, client, base, filesFor(files, check.missing), distinct);
     total = { files: total.files + again.files, bytes: total.bytes + again.bytes };
-    published = await publish();
+    published = await publish([]);
   }
   trace("published");
   const deployment = published.deployment;
@@ -163,27 +186,32 @@ async function createSite(client: BerthClient, name: string): Promise<SiteRespon
   return client.post<SiteResponse>("/api/sites", { name }, { idempotent: false });
 }
 
-/** Uploads the files with these digests; what was sent. */
-async function uploadMissing(
-  ctx: Context,
-  client: BerthClient,
-  base: string,
-  files: HashedFile[],
-  missing: string[],
-): Promise<{ files: number; bytes: number }> {
+/** One file for each of these digests; the server asking for one this deploy lacks is a bug there. */
+function filesFor(files: readonly HashedFile[], digests: readonly string[]): HashedFile[] {
   const byDigest = new Map<string, HashedFile>();
   for (const file of files) if (!byDigest.has(file.sha256)) byDigest.set(file.sha256, file);
-  const toSend = [...new Set(missing)].map((digest) => {
+  return [...new Set(digests)].map((digest) => {
     const file = byDigest.get(digest);
     if (!file) throw new CliError(`the server asked for a file this deploy does not have (${digest.slice(0, 12)}…)`);
     return file;
   });
-  const distinct = byDigest.size;
+}
+
+const countOf = (files: readonly HashedFile[]) => ({ files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) });
+
+/** Uploads these files ahead of the publish; what was sent. `distinct`: the deploy's distinct digests. */
+async function uploadMissing(
+  ctx: Context,
+  client: BerthClient,
+  base: string,
+  toSend: HashedFile[],
+  distinct: number,
+): Promise<{ files: number; bytes: number }> {
   if (toSend.length === 0) {
     ctx.reporter.line("Every file is already on the server.");
     return { files: 0, bytes: 0 };
   }
-  const totalBytes = toSend.reduce((sum, f) => sum + f.size, 0);
+  const totalBytes = countOf(toSend).bytes;
   ctx.reporter.line(`Uploading ${plural(toSend.length, "new file")} (${formatBytes(totalBytes)}); ${distinct - toSend.length} already on the server`);
   const counts = { doneBytes: 0, totalBytes, doneFiles: 0, totalFiles: toSend.length };
   const show = () => ctx.reporter.progress("Uploading", counts);
@@ -198,7 +226,7 @@ async function uploadMissing(
     },
   });
   ctx.reporter.endProgress();
-  return { files: toSend.length, bytes: totalBytes };
+  return countOf(toSend);
 }
 
 function digestsToRemember(files: readonly HashedFile[]): Map<string, CachedDigest> {

@@ -1,11 +1,19 @@
 // Publishing a dropped folder as one deployment through the deploy API (common/deploys.ts), the
 // way the berth CLI does: hash every file here, send the manifest, upload only the digests the
-// server reports missing, then publish. The publish is one transaction on the server, so until it
+// server reports missing, then publish (a small change travels in the publish's own body). The publish is one transaction on the server, so until it
 // answers the live site is exactly as it was, and a failure anywhere leaves it so; sending the
 // same manifest and message again resumes the same deploy, so a retry sends only what is still
 // missing.
 import { DEPLOY_MAX_FILES, type DeployResponse, type ManifestEntry, type SiteManifestResponse } from "../../../../common/deploys";
-import { planUploads, TAR_END_BYTES, tarHeader, tarPaddingSize, UPLOAD_CONCURRENCY, type UploadJob } from "../../../../common/folderDeploy";
+import {
+  planUploads,
+  sendWithPublish,
+  TAR_END_BYTES,
+  tarHeader,
+  tarPaddingSize,
+  UPLOAD_CONCURRENCY,
+  type UploadJob,
+} from "../../../../common/folderDeploy";
 import { SITE_TEXT } from "../../../../common/sites";
 import { FOLDER_TEXT } from "../../../../common/uploads";
 import { api, ApiError } from "../../../lib/api";
@@ -66,15 +74,22 @@ export async function deployFolder(input: FolderDeploy): Promise<DeployResponse>
   });
 
   const toSend = filesToSend(hashed, opened.missing);
-  const sending: Count = { files: toSend.length, bytes: toSend.reduce((sum, f) => sum + f.size, 0) };
-  const needed = new Set(opened.missing);
-  const unchanged = hashed.filter((f) => !needed.has(f.sha256)).length;
-  await upload(`${base}/${encodeURIComponent(opened.id)}`, toSend, input.signal, (done) =>
-    report({ kind: "uploading", done, total: sending, unchanged }, done.files === sending.files),
-  );
+  const deployUrl = `${base}/${encodeURIComponent(opened.id)}`;
+  // A small change goes in the publish's own body: two requests in all (sendWithPublish).
+  const withPublish = sendWithPublish(toSend);
+  if (!withPublish) {
+    const sending: Count = { files: toSend.length, bytes: toSend.reduce((sum, f) => sum + f.size, 0) };
+    const needed = new Set(opened.missing);
+    const unchanged = hashed.filter((f) => !needed.has(f.sha256)).length;
+    await upload(deployUrl, toSend, input.signal, (done) =>
+      report({ kind: "uploading", done, total: sending, unchanged }, done.files === sending.files),
+    );
+  }
 
   report({ kind: "publishing" });
-  const published = await api<DeployResponse>(`${base}/${encodeURIComponent(opened.id)}/publish`, { method: "POST", json: {}, signal: input.signal });
+  const published = withPublish
+    ? await refusedAsChanged(sendBlob<DeployResponse>("POST", `${deployUrl}/publish`, tarOf(toSend), "application/x-tar", { signal: input.signal }))
+    : await api<DeployResponse>(`${deployUrl}/publish`, { method: "POST", json: {}, signal: input.signal });
   // A bad _redirects or _headers line: the deploy is recorded as failed and nothing went live.
   if (published.status === "failed") throw new ApiError(422, "publish_failed", published.error ?? SITE_TEXT.deployFailed);
   return published;
@@ -137,23 +152,27 @@ async function upload(deployUrl: string, files: HashedFile[], signal: AbortSigna
       partial.set(job, Math.round(bytes * fraction));
       tell();
     };
-    try {
-      if (job.kind === "file") {
-        await sendBlob(`PUT`, `${deployUrl}/files/${job.file.sha256}`, job.file.file, "application/octet-stream", { signal, onProgress: onFraction });
-      } else {
-        await sendBlob(`POST`, `${deployUrl}/files`, tarOf(job.files), "application/x-tar", { signal, onProgress: onFraction });
-      }
-    } catch (error) {
-      // The server hashes what arrives: a file edited since it was hashed here no longer matches.
-      if (error instanceof ApiError && (error.code === "digest_mismatch" || error.code === "size_mismatch"))
-        throw new FolderProblem(SITE_TEXT.uploadFailed, FOLDER_TEXT.changedDescription);
-      throw error;
-    }
+    await refusedAsChanged(
+      job.kind === "file"
+        ? sendBlob(`PUT`, `${deployUrl}/files/${job.file.sha256}`, job.file.file, "application/octet-stream", { signal, onProgress: onFraction })
+        : sendBlob(`POST`, `${deployUrl}/files`, tarOf(job.files), "application/x-tar", { signal, onProgress: onFraction }),
+    );
     partial.delete(job);
     finished.files += members.length;
     finished.bytes += bytes;
     tell();
   });
+}
+
+/** The server hashes what arrives: a file edited since it was hashed here no longer matches, which the user is told so. */
+async function refusedAsChanged<T>(sending: Promise<T>): Promise<T> {
+  try {
+    return await sending;
+  } catch (error) {
+    if (error instanceof ApiError && (error.code === "digest_mismatch" || error.code === "size_mismatch"))
+      throw new FolderProblem(SITE_TEXT.uploadFailed, FOLDER_TEXT.changedDescription);
+    throw error;
+  }
 }
 
 /** An uncompressed tar of the files, each named by its digest; a Blob of Files, read from disk only as it is sent. */
