@@ -1,7 +1,7 @@
 // The deploy API: how the `berth` CLI, CI jobs and curl publish a folder, sending only the files
 // the server does not hold yet. Shared by the server and the CLI.
 //
-// Incremental, in three steps (each safe to retry after a network error):
+// Incremental, in three steps or two (each safe to retry after a network error):
 //   POST /api/sites/:siteId/deploys                 CreateDeployRequest (application/json): the files,
 //        and the empty folders to keep (a manifest lists files only)
 //        → 201 DeployResponse with `missing`: the digests to upload. Nothing is uploaded yet, and
@@ -16,7 +16,9 @@
 //        Any entry that is not one of the deploy's files, of its size, once, refuses the whole tar.
 //        → 200 DeployResponse (what is still missing).
 //   POST /api/sites/:siteId/deploys/:deployId/publish  → 200 DeployResponse, `deployment` set.
-//        Atomic, exactly as a dashboard upload: the `_redirects` and `_headers` checks, then a new
+//        Its body may be the last missing files, as the tar above (application/x-tar): they are
+//        stored first, so a small change takes two requests in all (the CLI and the dashboard do
+//        so up to WITH_PUBLISH_BYTES, common/folderDeploy.ts). Atomic, exactly as a dashboard upload: the `_redirects` and `_headers` checks, then a new
 //        version, live at once, or a draft served on its own host `{sub}--v{n}` until promoted.
 //        Publishing a deploy already published answers the same deployment again. A bad
 //        `_redirects` line is a 200 with status "failed" and `error` (the live site unchanged);
