@@ -22,14 +22,18 @@ import { createBenchDatabase } from "./postgres";
 import { BenchError, cleanups, loadAverage, median, memoryOf, pidOf, runBench, stopChild } from "./support";
 import { takeSummaryOption, writeSummary, type Figure } from "./summary";
 
+type Database = "pglite" | "postgres";
+
 interface Options {
   settleSeconds: number;
+  databases: Database[];
   summaryJson: string | undefined;
 }
 
-const USAGE = `Usage: npx tsx bench/memory.ts [--quick] [--settle SECONDS] [--summary-json FILE]
+const USAGE = `Usage: npx tsx bench/memory.ts [--quick] [--settle SECONDS] [--only pglite|postgres] [--summary-json FILE]
   --settle SECONDS   wait this long after start-up before sampling (default 75)
-  --quick            the same as --settle 30 (before the first compaction at rest)`;
+  --quick            the same as --settle 30 (before the first compaction at rest)
+  --only DATABASE    measure Berth on one database only (default: both)`;
 
 const SAMPLE_SECONDS = 15;
 /** The goals: resident memory at idle. */
@@ -37,7 +41,7 @@ const GOALS = { pglite: 200, postgres: 100 };
 
 function parseArgs(allArgs: readonly string[]): Options | undefined {
   const { argv, summaryJson } = takeSummaryOption(allArgs);
-  const options: Options = { settleSeconds: 75, summaryJson };
+  const options: Options = { settleSeconds: 75, databases: ["pglite", "postgres"], summaryJson };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--help" || arg === "-h") return undefined;
@@ -45,6 +49,10 @@ function parseArgs(allArgs: readonly string[]): Options | undefined {
     else if (arg === "--settle") {
       options.settleSeconds = Number(argv[++i]);
       if (!Number.isFinite(options.settleSeconds) || options.settleSeconds < 0) throw new BenchError("--settle needs a number of seconds");
+    } else if (arg === "--only") {
+      const only = argv[++i];
+      if (only !== "pglite" && only !== "postgres") throw new BenchError("--only needs pglite or postgres");
+      options.databases = [only];
     } else throw new BenchError(`unknown option ${arg}\n${USAGE}`);
   }
   return options;
@@ -173,16 +181,15 @@ async function idleNginx(): Promise<number> {
 async function main(options: Options): Promise<void> {
   console.log(`Memory bench: ${os.cpus().length} CPUs, Node ${process.version}, load ${loadAverage()}`);
   const nginx = await idleNginx();
-  const pglite = await idleBerth("embedded database (PGlite)", {}, options.settleSeconds);
-  const database = await createBenchDatabase("berth_bench_memory");
-  cleanups.push(() => database.drop());
-  const postgres = await idleBerth("PostgreSQL", { DATABASE_URL: database.url }, options.settleSeconds);
+  const rows: [IdleResult, number][] = [];
+  if (options.databases.includes("pglite")) rows.push([await idleBerth("embedded database (PGlite)", {}, options.settleSeconds), GOALS.pglite]);
+  if (options.databases.includes("postgres")) {
+    const database = await createBenchDatabase("berth_bench_memory");
+    cleanups.push(() => database.drop());
+    rows.push([await idleBerth("PostgreSQL", { DATABASE_URL: database.url }, options.settleSeconds), GOALS.postgres]);
+  }
 
   const f = (n: number) => n.toFixed(0);
-  const rows = [
-    [pglite, GOALS.pglite],
-    [postgres, GOALS.postgres],
-  ] as const;
   console.log(
     [
       "",
