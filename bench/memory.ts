@@ -169,8 +169,11 @@ async function idleNginx(): Promise<number> {
     ].join("\n"),
   );
   const child: ChildProcess = spawn("nginx", ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { stdio: "ignore" });
+  let failed: Error | undefined;
+  child.once("error", (error) => (failed = error));
   cleanups.push(() => stopChild(child, "SIGQUIT"));
   await pause(2);
+  if (failed) throw new BenchError(`could not start nginx, the anchor (${failed.message}): apt-get install -y nginx`);
   if (child.exitCode !== null) throw new BenchError(`nginx exited with ${child.exitCode}; see ${dir}/error.log`);
   const workers = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   const rssMb = [child.pid!, ...workers].reduce((sum, pid) => sum + mb(memoryOf(pid)?.rssKb ?? 0), 0);
