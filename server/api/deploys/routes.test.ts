@@ -128,12 +128,18 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     expect((await server.edge.get(`${site.subdomain}--v1.localhost:8080`, "/docs/guide/")).text).toBe("<p>guide</p>");
   });
 
-  it("takes the last files with the publish, and answers a repeated publish as the first", async () => {
+  /** A site at SITE's first version, and an open deploy that changes two of its files. */
+  async function twoFilesChanged(css: string, guide: string) {
     const { client } = await signedInClient(server);
     const site = await emptySite(client);
     await deployFiles(client, site.id, SITE);
-    const changed = [SITE[0]!, { path: "css/site.css", content: "body { color: blue }" }, { path: "docs/guide/index.html", content: "<p>v2</p>" }];
+    const changed = [SITE[0]!, { path: "css/site.css", content: css }, { path: "docs/guide/index.html", content: guide }];
     const opened = (await openDeploy(client, site.id, { files: manifestOf(changed) })).json<DeployResponse>();
+    return { client, site, changed, opened };
+  }
+
+  it("takes the last files with the publish, and answers a repeated publish as the first", async () => {
+    const { client, site, changed, opened } = await twoFilesChanged("body { color: blue }", "<p>v2</p>");
     expect(opened.missing).toHaveLength(2);
     const tar = digestTarOf(changed.slice(1));
     const published = await publishWithTar(client, site.id, opened.id, tar);
@@ -150,11 +156,7 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
   });
 
   it("keeps what a publish brought but publishes nothing while a file is still missing, or when its tar is refused", async () => {
-    const { client } = await signedInClient(server);
-    const site = await emptySite(client);
-    await deployFiles(client, site.id, SITE);
-    const changed = [SITE[0]!, { path: "css/site.css", content: "body { color: green }" }, { path: "docs/guide/index.html", content: "<p>v3</p>" }];
-    const opened = (await openDeploy(client, site.id, { files: manifestOf(changed) })).json<DeployResponse>();
+    const { client, site, changed, opened } = await twoFilesChanged("body { color: green }", "<p>v3</p>");
     // A tar that lies about a file: refused whole, nothing kept, the live site as it was.
     const lying = tarOf([{ name: sha256Of(changed[1]!.content), content: "x".repeat(bytesOf(changed[1]!.content).length) }]);
     const refused = await publishWithTar(client, site.id, opened.id, lying);

@@ -1,9 +1,9 @@
 // Publishing a dropped folder as one deployment through the deploy API (common/deploys.ts), the
 // way the berth CLI does: hash every file here, send the manifest, upload only the digests the
-// server reports missing, then publish (a small change travels in the publish's own body). The publish is one transaction on the server, so until it
-// answers the live site is exactly as it was, and a failure anywhere leaves it so; sending the
-// same manifest and message again resumes the same deploy, so a retry sends only what is still
-// missing.
+// server reports missing, then publish (a small change travels in the publish's own body). The
+// publish is one transaction on the server, so until it answers the live site is exactly as it
+// was, and a failure anywhere leaves it so; sending the same manifest and message again resumes
+// the same deploy, so a retry sends only what is still missing.
 import { DEPLOY_MAX_FILES, type DeployResponse, type ManifestEntry, type SiteManifestResponse } from "../../../../common/deploys";
 import {
   planUploads,
@@ -164,7 +164,7 @@ async function upload(deployUrl: string, files: HashedFile[], signal: AbortSigna
   });
 }
 
-/** The server hashes what arrives: a file edited since it was hashed here no longer matches, which the user is told so. */
+/** A send whose bytes the server refused as not the listed ones: a file edited since it was hashed here, as the user is told. */
 async function refusedAsChanged<T>(sending: Promise<T>): Promise<T> {
   try {
     return await sending;
