@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { THREAD_POOL_SIZE } from "../server/threadPool";
 import { berthCli, freePort, getWithHost, runBerth, startBerth, type Berth } from "./support/berth";
 
 describe("starting Berth", () => {
@@ -18,6 +19,14 @@ describe("starting Berth", () => {
       expect(code.length).toBeGreaterThan(100_000);
       expect(code.match(/[^\0-\xff]/gu) ?? []).toEqual([]);
     }
+  });
+
+  it("gives the file system's calls a pool of THREAD_POOL_SIZE threads, not Node's four", async () => {
+    // A request reads files asynchronously, which starts libuv's pool: all its threads at once.
+    await fetch(`http://127.0.0.1:${berth.port}/api/health`);
+    const tasks = path.join("/proc", String(berth.process.child.pid), "task");
+    const names = readdirSync(tasks).map((task) => readFileSync(path.join(tasks, task, "comm"), "utf8").trim());
+    expect(names.filter((name) => name === "libuv-worker")).toHaveLength(THREAD_POOL_SIZE);
   });
 
   it("answers health once migrations have run", async () => {

@@ -6,11 +6,13 @@ import { UnknownStoredPlansError } from "./plans/storedPlans";
 import { createLogger } from "./log";
 import { restrictUmask } from "./privateFiles";
 import { startBerth } from "./start";
+import { sizeThreadPool } from "./threadPool";
 
 /** After the requests in flight: writing the last visits and closing the database. */
 const LAST_WRITES_MS = 10_000;
 
 async function main(): Promise<void> {
+  sizeThreadPool();
   // Before anything is written: whatever Berth or a library creates is this user's alone.
   restrictUmask();
   let env: Env;

@@ -2,8 +2,22 @@
 // for fast lookups however many blobs there are. Uploads land in `<dir>/tmp/` first, on the same
 // filesystem, so that moving a finished blob into place is a single atomic link or rename.
 import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream, readFileSync } from "node:fs";
-import { link, mkdir, open, readdir, rename, rm, stat, unlink, utimes, type FileHandle } from "node:fs/promises";
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  fsync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
+import { promisify } from "node:util";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -52,8 +66,8 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
         await pipeline(source, meter.stream, sink);
         const { sha256, size } = meter.result();
         const finalPath = blobPath(sha256);
-        await mkdir(path.dirname(finalPath), { recursive: true, mode: PRIVATE_DIR });
-        const created = await placeOnce(tmpPath, finalPath);
+        ensureDirectory(path.dirname(finalPath));
+        const created = placeOnce(tmpPath, finalPath);
         await syncDirectory(path.dirname(finalPath));
         return { sha256, size, created };
       } finally {
@@ -65,28 +79,33 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
     },
 
     async putBuffers(buffers: readonly Buffer[]): Promise<PutResult[]> {
-      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR });
+      ensureDirectory(tmpDir);
       const items = buffers.map((data) => {
         const sha256 = createHash("sha256").update(data).digest("hex");
-        return { data, sha256, finalPath: blobPath(sha256), tmpPath: path.join(tmpDir, randomUUID()), hasTemp: false, created: false };
+        return { data, sha256, finalPath: blobPath(sha256), tmpPath: path.join(tmpDir, randomUUID()), fd: -1, hasTemp: false, created: false };
       });
       const firstOf = new Map<string, (typeof items)[number]>();
       for (const item of items) if (!firstOf.has(item.sha256)) firstOf.set(item.sha256, item);
       const unique = [...firstOf.values()];
       const placed: (typeof items)[number][] = [];
       try {
-        // The phases of put(), each over the whole batch: every blob written and synced under a
-        // temporary name, then named, then each folder synced once. Syncs issued side by side
-        // share the disk's journal commits, where one file after another pays for each.
-        await eachLimit(unique, async (item) => {
+        // The phases of put(), each over the whole batch. Only the syncs wait for the disk, and
+        // they go side by side through the thread pool, sharing the journal's commits. The rest
+        // is a copy into the page cache or a name in a directory, done in a row on this thread:
+        // 10-40 ms for a batch of 256 small files, against twice the wall time when every step
+        // took a trip through the pool.
+        for (const item of unique) {
+          item.fd = openSync(item.tmpPath, "wx", PRIVATE_FILE);
           item.hasTemp = true;
-          await writeSynced(item.tmpPath, item.data);
-        });
-        await eachLimit(unique, async (item) => {
-          await mkdir(path.dirname(item.finalPath), { recursive: true, mode: PRIVATE_DIR });
-          item.created = await placeOnce(item.tmpPath, item.finalPath);
+          writeWholeSync(item.fd, item.data);
+        }
+        await eachLimit(unique, (item) => fsyncAsync(item.fd));
+        for (const item of unique) closeOnce(item);
+        for (const item of unique) {
+          ensureDirectory(path.dirname(item.finalPath));
+          item.created = placeOnce(item.tmpPath, item.finalPath);
           placed.push(item);
-        });
+        }
         await eachLimit([...new Set(placed.map((item) => path.dirname(item.finalPath)))], syncDirectory);
       } catch (error) {
         throw new PutBatchError(
@@ -95,10 +114,10 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
         );
       } finally {
         // The blob has its own name now (or failed to get one): the temporary one goes.
-        await eachLimit(
-          unique.filter((item) => item.hasTemp),
-          (item) => unlinkIfPresent(item.tmpPath),
-        );
+        for (const item of unique) {
+          closeOnce(item);
+          if (item.hasTemp) unlinkIfPresent(item.tmpPath);
+        }
       }
       // A digest given twice is stored by its first copy; the others found it there.
       return items.map((item) => ({ sha256: item.sha256, size: item.data.length, created: item === firstOf.get(item.sha256) && item.created }));
@@ -164,7 +183,7 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       }
       try {
         if ((await stat(aside)).mtimeMs <= cutoff.getTime()) return true;
-        await placeOnce(aside, finalPath);
+        placeOnce(aside, finalPath);
         return false;
       } finally {
         await rm(aside, { force: true });
@@ -218,32 +237,34 @@ export async function removeStaleTempFiles(dir: string, olderThanMs: number, now
  * Gives the finished temp file its final name unless that name already exists. link() fails with
  * EEXIST instead of replacing, so of two concurrent puts of the same bytes exactly one reports
  * created: true — the flag callers rely on to know whether a rollback may delete the blob.
+ * Synchronous: a name in a directory is a few microseconds' work, less than a trip through the
+ * thread pool.
  */
-async function placeOnce(tmpPath: string, finalPath: string): Promise<boolean> {
+function placeOnce(tmpPath: string, finalPath: string): boolean {
   try {
-    await link(tmpPath, finalPath);
+    linkSync(tmpPath, finalPath);
     return true;
   } catch (error) {
     if (errorCode(error) === "EEXIST") {
       // The bytes are here already, perhaps as an orphan the sweeper is about to take: make the
       // blob young again so that it stays for the grace period; gone meanwhile, place it anew.
-      if (await touch(finalPath)) return false;
+      if (touch(finalPath)) return false;
       return placeOnce(tmpPath, finalPath);
     }
     if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes(errorCode(error) ?? "")) throw error;
   }
   // Filesystems without hard links (FAT, some network mounts): rename is still atomic, but two
   // racing puts may then both report created: true.
-  if ((await exists(finalPath)) && (await touch(finalPath))) return false;
-  await rename(tmpPath, finalPath);
+  if (existsSync(finalPath) && touch(finalPath)) return false;
+  renameSync(tmpPath, finalPath);
   return true;
 }
 
 /** Sets the file's times to now; false when it does not exist. */
-async function touch(file: string): Promise<boolean> {
+function touch(file: string): boolean {
   const now = new Date();
   try {
-    await utimes(file, now, now);
+    utimesSync(file, now, now);
     return true;
   } catch (error) {
     if (isMissing(error)) return false;
@@ -251,37 +272,49 @@ async function touch(file: string): Promise<boolean> {
   }
 }
 
-async function unlinkIfPresent(file: string): Promise<void> {
+function unlinkIfPresent(file: string): void {
   try {
-    await unlink(file);
+    unlinkSync(file);
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
 }
 
-/** A new file with these bytes, synced before it is closed; fails when the name exists. */
-async function writeSynced(file: string, data: Buffer): Promise<void> {
-  const handle = await open(file, "wx", PRIVATE_FILE);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+/** Creates the directory and its parents, owner-only, unless it exists (the usual case: one stat). */
+function ensureDirectory(directory: string): void {
+  if (!existsSync(directory)) mkdirSync(directory, { recursive: true, mode: PRIVATE_DIR });
 }
+
+function writeWholeSync(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length;) offset += writeSync(fd, data, offset);
+}
+
+/** Closes the item's temporary file if it is open. */
+function closeOnce(item: { fd: number }): void {
+  if (item.fd < 0) return;
+  const fd = item.fd;
+  item.fd = -1;
+  closeSync(fd);
+}
+
+const fsyncAsync = promisify(fsync);
 
 async function syncDirectory(directory: string): Promise<void> {
   // Makes the new name durable on Linux; some platforms cannot open a directory, and there the
-  // rename's own guarantees are all there is.
+  // rename's own guarantees are all there is. Opening and closing are quick; only the sync goes
+  // to the thread pool.
+  let fd: number;
   try {
-    const handle = await open(directory, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    fd = openSync(directory, "r");
+  } catch {
+    return; // Best effort by design (see above).
+  }
+  try {
+    await fsyncAsync(fd);
   } catch {
     // Best effort by design (see above).
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -294,16 +327,6 @@ async function readdirIfPresent(directory: string): Promise<string[]> {
     return await readdir(directory);
   } catch (error) {
     if (isMissing(error) || errorCode(error) === "ENOTDIR") return [];
-    throw error;
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (error) {
-    if (isMissing(error)) return false;
     throw error;
   }
 }
