@@ -19,7 +19,6 @@ import { readTarEntries, TarFormatError } from "../uploads/tarReader";
 import { uploadInterrupted } from "./commitFiles";
 import { requireDeploy, requireOpen } from "./openDeploy";
 import { deleteUnreferencedBytes } from "./releaseBlobs";
-import { missingBlobs } from "./stageUpload";
 
 type Context = Pick<AppContext, "db" | "blobs">;
 
@@ -149,15 +148,7 @@ export async function recordReceived(ctx: Context, deploy: Deploy, puts: readonl
         tx,
         puts.map((p) => p.sha256),
       );
-      if (
-        (
-          await missingBlobs(
-            ctx.blobs,
-            puts.map((p) => p.sha256),
-          )
-        ).length > 0
-      )
-        throw uploadInterrupted();
+      if ((await ctx.blobs.missing(puts.map((p) => p.sha256))).length > 0) throw uploadInterrupted();
       await recordUploads(
         tx,
         deploy.id,

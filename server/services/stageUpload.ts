@@ -7,7 +7,6 @@ import type { Readable } from "node:stream";
 import { contentTypeFor, isAllowedUpload, isZipUpload, validateSitePath } from "../../common/uploads";
 import { byteLimit, type Plan } from "../../common/plans";
 import type { AppContext } from "../context";
-import type { BlobStore } from "../storage/blobStore";
 import { fileTooLarge, invalidName, quotaExceeded, unsupportedType, UploadError } from "../uploads/errors";
 import { extractZip } from "../uploads/extractZip";
 import { zipLimitsFor } from "../uploads/limits";
@@ -66,11 +65,7 @@ export async function stageUpload(
         files: archive.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size, contentType: contentTypeFor(f.path) })),
         folders: archive.folders,
         newBytes: created.reduce((sum, f) => sum + f.size, 0),
-        missingBlobs: () =>
-          missingBlobs(
-            store,
-            archive.files.map((f) => f.sha256),
-          ),
+        missingBlobs: () => store.missing(archive.files.map((f) => f.sha256)),
         discard: () => discard(created.map((f) => f.sha256)),
       };
     } finally {
@@ -85,7 +80,7 @@ export async function stageUpload(
       files: [{ path: name.path, sha256: blob.sha256, size: blob.size, contentType: contentTypeFor(name.path) }],
       folders: [],
       newBytes: blob.created ? blob.size : 0,
-      missingBlobs: () => missingBlobs(store, [blob.sha256]),
+      missingBlobs: () => store.missing([blob.sha256]),
       discard: () => discard(blob.created ? [blob.sha256] : []),
     };
   } catch (error) {
@@ -94,17 +89,4 @@ export async function stageUpload(
     if (error instanceof UploadError) throw error.code === "file_too_large" ? fileTooLarge(limit) : error;
     throw error;
   }
-}
-
-/** Asks the store about a few blobs at a time: a zip of 10,000 files is 10,000 requests on S3. */
-export async function missingBlobs(store: BlobStore, shas: string[]): Promise<string[]> {
-  const queue = [...new Set(shas)];
-  const missing: string[] = [];
-  const worker = async () => {
-    for (let sha = queue.pop(); sha !== undefined; sha = queue.pop()) {
-      if (!(await store.stat(sha))) missing.push(sha);
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-  return missing;
 }

@@ -53,6 +53,11 @@ export interface BlobStore extends TempSweeper {
    */
   readSync?(sha256: string): Buffer;
   stat(sha256: string): Promise<BlobInfo | undefined>;
+  /**
+   * Of these digests, the ones the store does not hold (each once). An upload asks this under the
+   * blobs' locks, before it records them: a release elsewhere may have deleted bytes its put found.
+   */
+  missing(shas: readonly string[]): Promise<string[]>;
   delete(sha256: string): Promise<void>;
   /**
    * For the orphan sweeper: deletes the blob unless it was written after `cutoff`. A put of bytes

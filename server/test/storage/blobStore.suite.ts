@@ -156,6 +156,16 @@ export function describeBlobStore(name: string, makeStore: () => Promise<BlobSto
       expect(await store.stat(missing)).toBeUndefined();
     });
 
+    it("names the digests it does not hold, each once", async () => {
+      const { sha256: held } = await store.put(Readable.from([Buffer.from("held")]), { maxBytes: 100 });
+      const absent = sha256Of(Buffer.from("absent"));
+      expect(await store.missing([held, absent, held, absent])).toEqual([absent]);
+      expect(await store.missing([held])).toEqual([]);
+      expect(await store.missing([])).toEqual([]);
+      await store.delete(held);
+      expect(await store.missing([held])).toEqual([held]);
+    });
+
     it("deletes, and deleting a missing blob is not an error", async () => {
       const { sha256 } = await store.put(Readable.from([Buffer.from("short-lived")]), { maxBytes: 100 });
       await store.delete(sha256);
