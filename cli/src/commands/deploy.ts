@@ -125,7 +125,7 @@ export async function deploy(ctx: Context, dirArgument: string | undefined, opti
   // was deleted since): the publish then answers files_missing, and what it lacks is sent again.
   const publish = async (carrying: readonly HashedFile[]) => {
     if (carrying.length === 0) return client.post<DeployResponse>(`${base}/publish`, {}, { idempotent: true, timeoutSeconds: 600 });
-    const tar = await digestTar(carrying);
+    const tar = digestTar(carrying);
     const answer = await client.request<DeployResponse>(`${base}/publish`, {
       method: "POST",
       idempotent: true,
