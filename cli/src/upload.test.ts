@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
-import { BATCH_BYTES, BATCH_FILES, LARGE_FILE_BYTES, planUploads, UPLOAD_CONCURRENCY, type UploadJob } from "./upload";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BATCH_BYTES, BATCH_FILES, digestTar, LARGE_FILE_BYTES, planUploads, UPLOAD_CONCURRENCY, type UploadJob } from "./upload";
 import type { HashedFile } from "./walk";
 
 const shape = (jobs: UploadJob[]) => jobs.map((job) => (job.kind === "file" ? job.file.path : job.files.map((f) => f.path)));
@@ -49,5 +53,35 @@ describe("the upload plan", () => {
 
   it("plans nothing for nothing", () => {
     expect(planUploads([])).toEqual([]);
+  });
+});
+
+describe("a batch's tar", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "berth-tar-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const listed = (name: string, bytes: string): HashedFile => {
+    const absolute = path.join(dir, name);
+    writeFileSync(absolute, bytes);
+    return { path: name, absolute, size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+  };
+
+  it("names each entry by its digest and holds the bytes that were hashed", () => {
+    const file = listed("a.html", "<h1>a</h1>");
+    const tar = digestTar([file]);
+    expect(tar.subarray(0, 64).toString("latin1")).toBe(file.sha256);
+    expect(tar.subarray(512, 512 + file.size).toString()).toBe("<h1>a</h1>");
+    expect(tar.length % 512).toBe(0);
+  });
+
+  it("refuses a file edited after it was hashed, naming it", () => {
+    const file = listed("b.html", "before");
+    writeFileSync(file.absolute, "after!");
+    expect(() => digestTar([file])).toThrow("b.html changed while it was being deployed: run berth deploy again");
+  });
+
+  it("says which file it could not read", () => {
+    const file = listed("c.html", "gone");
+    rmSync(file.absolute);
+    expect(() => digestTar([file])).toThrow(/^could not read c\.html: ENOENT/);
   });
 });
