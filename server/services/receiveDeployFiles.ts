@@ -10,13 +10,14 @@ import { Readable } from "node:stream";
 import { DEPLOY_TEXT, SHA256_HEX } from "../../common/deploys";
 import type { AppContext } from "../context";
 import { lockBlobs, registerBlobs } from "../db/repositories/blobs";
-import { digestsHeld, lockDeploy, manifestDigest, manifestDigests, recordUploads, type Deploy } from "../db/repositories/deploys";
+import { digestsHeld, lockDeploy, recordUploads, type Deploy } from "../db/repositories/deploys";
 import { AppError } from "../errors";
 import { BlobTooLargeError, type BlobStore, type PutResult } from "../storage/blobStore";
 import { displayName, tarError, zipError } from "../uploads/errors";
 import { BATCHED_FILE_MAX_BYTES, PutBatcher, readEntry } from "../uploads/putBatcher";
 import { readTarEntries, TarFormatError } from "../uploads/tarReader";
 import { uploadInterrupted } from "./commitFiles";
+import { deployDigests, stillMissing, type DeployDigests } from "./deployDigests";
 import { requireDeploy, requireOpen } from "./openDeploy";
 import { deleteUnreferencedBytes } from "./releaseBlobs";
 
@@ -34,7 +35,7 @@ export async function receiveDeployFile(
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   requireOpen(deploy);
   if (!SHA256_HEX.test(input.sha256)) throw new AppError("invalid_digest", 400, DEPLOY_TEXT.badDigest);
-  const wanted = await manifestDigest(ctx.db, deploy.id, input.sha256);
+  const wanted = (await deployDigests(ctx.db, deploy.id)).get(input.sha256);
   if (!wanted) throw new AppError("not_in_manifest", 400, DEPLOY_TEXT.notInManifest(input.sha256));
   if ((await digestsHeld(ctx.db, deploy.id, input.userId, [input.sha256])).size > 0) return;
   if (input.declaredLength !== undefined && input.declaredLength !== wanted.size) throw sizeMismatch(wanted.path, wanted.size, input.declaredLength);
@@ -45,12 +46,18 @@ export async function receiveDeployFile(
 /**
  * Stores the files of an uncompressed tar whose entries are named by digest. Every entry must be
  * a plain file of the manifest, of the manifest's size, once; the first that is not refuses the
- * whole archive. Entries already held are read past. Returns once every stored file is recorded.
+ * whole archive. Entries already held are read past. Returns once every stored file is recorded:
+ * the deploy as it is then, and the digests it still needs.
  */
-export async function receiveDeployTar(ctx: Context, input: { userId: string; siteId: string; deployId: string; body: Readable }): Promise<void> {
+export async function receiveDeployTar(
+  ctx: Context,
+  input: { userId: string; siteId: string; deployId: string; body: Readable },
+): Promise<{ deploy: Deploy; missing: string[] }> {
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   requireOpen(deploy);
-  await storeTar(ctx, deploy, input.userId, input.body);
+  const digests = await deployDigests(ctx.db, deploy.id);
+  const current = await storeTar(ctx, deploy, digests, input.body);
+  return { deploy: current, missing: await stillMissing(ctx.db, current, digests) };
 }
 
 /**
@@ -66,12 +73,12 @@ export async function receiveFilesWithPublish(
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   if (deploy.status !== "uploading") return;
   requireOpen(deploy);
-  await storeTar(ctx, deploy, input.userId, input.body);
+  await storeTar(ctx, deploy, await deployDigests(ctx.db, deploy.id), input.body);
 }
 
-async function storeTar(ctx: Context, deploy: Deploy, userId: string, body: Readable): Promise<void> {
-  const wanted = await manifestDigests(ctx.db, deploy.id);
-  const held = await digestsHeld(ctx.db, deploy.id, userId, [...wanted.keys()]);
+/** Stores a tar's entries against the manifest's digests; the deploy as it is once they are recorded. */
+async function storeTar(ctx: Context, deploy: Deploy, wanted: DeployDigests, body: Readable): Promise<Deploy> {
+  const held = await digestsHeld(ctx.db, deploy.id, deploy.user_id, [...wanted.keys()]);
   const seen = new Set<string>();
   // Small entries are stored in batches while the next ones are read (uploads/putBatcher.ts);
   // large ones stream straight in. Nothing is recorded before every one of them is stored.
@@ -106,7 +113,7 @@ async function storeTar(ctx: Context, deploy: Deploy, userId: string, body: Read
     await discardCreated(ctx, [...streamed, ...(await batcher.abandon())]);
     throw error instanceof TarFormatError ? tarError.invalid(error.message) : error;
   }
-  await recordReceived(ctx, deploy, stored);
+  return recordReceived(ctx, deploy, stored);
 }
 
 /**
@@ -136,14 +143,15 @@ async function storeExpected(
  * Records the stored files as the deploy's, in one transaction: the deploy still open (its row
  * shared, so no publish runs meanwhile), the blobs' locks, and the bytes still there (a release
  * elsewhere may have deleted bytes a put found already stored). Otherwise nothing is recorded.
+ * Returns the deploy's row as it was read under the lock.
  */
-export async function recordReceived(ctx: Context, deploy: Deploy, puts: readonly PutResult[]): Promise<void> {
+export async function recordReceived(ctx: Context, deploy: Deploy, puts: readonly PutResult[]): Promise<Deploy> {
   try {
-    await ctx.db.transaction(async (tx) => {
+    return await ctx.db.transaction(async (tx) => {
       const open = await lockDeploy(tx, deploy.id, "share");
       if (!open) throw new AppError("deploy_not_found", 404, DEPLOY_TEXT.deployNotFound);
       requireOpen(open);
-      if (puts.length === 0) return;
+      if (puts.length === 0) return open;
       await lockBlobs(
         tx,
         puts.map((p) => p.sha256),
@@ -155,6 +163,7 @@ export async function recordReceived(ctx: Context, deploy: Deploy, puts: readonl
         puts.map((p) => p.sha256),
       );
       await registerBlobs(tx, [...puts]);
+      return open;
     });
   } catch (error) {
     await discardCreated(ctx, puts);

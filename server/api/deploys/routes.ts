@@ -32,7 +32,13 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
   takeBodiesAsStreams(app);
   const guard = routeGuards(ctx);
   const tags: RouteDoc["tags"] = ["Deploys"];
-  const answer = async (reply: FastifyReply, status: number, deploy: Deploy, subdomain: string, known?: { deployment?: Deployment }) => {
+  const answer = async (
+    reply: FastifyReply,
+    status: number,
+    deploy: Deploy,
+    subdomain: string,
+    known?: { deployment?: Deployment; missing?: string[] },
+  ) => {
     const { deployment, missing } = await deployState(ctx.db, deploy, known);
     return reply.status(status).send(presentDeploy(deploy, deployment, missing, { subdomain }, ctx.urls));
   };
@@ -145,9 +151,13 @@ export async function deployRoutes(app: FastifyInstance, ctx: AppContext): Promi
     async (request, reply) => {
       const { user, site, params } = request;
       if (mediaType(request) !== "application/x-tar") throw new AppError("unsupported_media_type", 415, DEPLOY_TEXT.tarRequired);
-      await receiveDeployTar(ctx, { userId: user.id, siteId: site.id, deployId: params.deployId, body: bodyStream(request) });
-      const deploy = await requireDeploy(ctx.db, user.id, site.id, params.deployId);
-      return answer(reply, 200, deploy, site.subdomain);
+      const { deploy, missing } = await receiveDeployTar(ctx, {
+        userId: user.id,
+        siteId: site.id,
+        deployId: params.deployId,
+        body: bodyStream(request),
+      });
+      return answer(reply, 200, deploy, site.subdomain, { missing });
     },
   );
 

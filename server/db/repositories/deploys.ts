@@ -118,14 +118,6 @@ export async function manifestDigests(db: Executor, deployId: string): Promise<M
   return new Map(rows.map((r) => [r.sha256, { path: r.path, size: Number(r.size) }]));
 }
 
-/** One digest of the manifest: its size and the first path that has it, or undefined. */
-export async function manifestDigest(db: Executor, deployId: string, sha256: string): Promise<{ path: string; size: number } | undefined> {
-  const result = await db.execute(sql`
-    select m.path, m.size from ${entries(deployId)} and m.sha256 = ${sha256} order by m.path limit 1`);
-  const row = rowsOf<{ path: string; size: string | number }>(result)[0];
-  return row ? { path: row.path, size: Number(row.size) } : undefined;
-}
-
 /** The manifest's entries at these paths (the site's configuration files). */
 export async function manifestEntriesAt(db: Executor, deployId: string, paths: string[]): Promise<StoredManifestEntry[]> {
   const result = await db.execute(sql`
