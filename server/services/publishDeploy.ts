@@ -15,7 +15,6 @@ import {
   manifestEntriesAt,
   markDeployFailed,
   markDeployPublished,
-  missingDigests,
   type Deploy,
 } from "../db/repositories/deploys";
 import { insertDeploymentCheck } from "../db/repositories/deploymentChecks";
@@ -26,6 +25,7 @@ import { lockUserQuota, storageUsedByUser } from "../db/repositories/usage";
 import { AppError } from "../errors";
 import type { SiteConfig } from "../siteConfig/siteConfig";
 import { quotaExceeded } from "../uploads/errors";
+import { deployDigests, stillMissing, type DeployDigests } from "./deployDigests";
 import { requireDeploy, requireOpen } from "./openDeploy";
 import { planOf } from "./planPolicy";
 import { enqueueWebhookEvent, siteEvent } from "./enqueueWebhookEvent";
@@ -58,9 +58,10 @@ export async function publishDeploy(
   // not sent yet cannot be read: then the answer says what is missing, not why the read failed.
   // Whether all the files are there is checked once, under the locks below.
   const configFiles = manifestEntriesAt(ctx.db, deploy.id, ["_redirects", "_headers"]);
+  const digests = await deployDigests(ctx.db, deploy.id);
   const config = await readConfigFiles(ctx, async (path) => (await configFiles).find((f) => f.path === path)).catch(async (error: unknown) => {
     if (error instanceof SiteConfigError) return error;
-    await requireNothingMissing(ctx.db, deploy.id);
+    await requireNothingMissing(ctx.db, deploy, digests);
     throw error;
   });
   const plan = await planOf(ctx, userId);
@@ -79,7 +80,7 @@ export async function publishDeploy(
     // Checked before a bad configuration fails the deploy, so that the files it names are ones
     // this user sent or stores, not bytes another account happens to hold.
     await lockBlobsOfDeploy(tx, deploy.id);
-    await requireNothingMissing(tx, deploy.id);
+    await requireNothingMissing(tx, deploy, digests);
     const note = deploy.message ?? DEPLOY_NOTE;
     if (config instanceof SiteConfigError) {
       const started = await insertNextDeployment(tx, site.id, note);
@@ -135,7 +136,7 @@ async function publishManifest(
   return deployment;
 }
 
-async function requireNothingMissing(db: Executor, deployId: string): Promise<void> {
-  const missing = await missingDigests(db, deployId);
+async function requireNothingMissing(db: Executor, deploy: Deploy, digests: DeployDigests): Promise<void> {
+  const missing = await stillMissing(db, deploy, digests);
   if (missing.length > 0) throw new AppError("files_missing", 409, DEPLOY_TEXT.stillMissing(missing.length));
 }
