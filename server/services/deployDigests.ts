@@ -1,11 +1,12 @@
 // What a deploy's file requests check each file against: the manifest's digests, each with its
 // size and first path. A manifest never changes once its deploy is open, and its files arrive in
-// several requests side by side (tar batches, or one file each). It is stored as JSON with the
-// deploy, so reading it means expanding every entry, 8-12 ms of the embedded database for 1,000
-// files, which every batch paid again. Each process keeps the ones it read last, by deploy id,
-// read only after the request's deploy was found to be its user's.
-import { digestsHeld, manifestDigests } from "../db/repositories/deploys";
+// several requests side by side (tar batches, or one file each), then the publish. It is stored as
+// JSON with the deploy, so reading it back means expanding every entry, 8-16 ms of the embedded
+// database for 1,000 files, which each of those requests paid again. Each process keeps the ones
+// it opened or read last, by deploy id; a request reads them only after it found the deploy to be
+// its user's.
 import type { Executor } from "../db/client";
+import { digestsHeld, manifestDigests, type StoredManifestEntry } from "../db/repositories/deploys";
 
 export type DeployDigests = ReadonlyMap<string, { path: string; size: number }>;
 
@@ -13,40 +14,56 @@ export type DeployDigests = ReadonlyMap<string, { path: string; size: number }>;
 const KEPT_ENTRIES = 50_000;
 
 /**
- * A reader of manifests' digests that keeps those it read last, up to `keptEntries` entries in all
+ * Manifests' digests by deploy id, the ones used last kept up to `keptEntries` entries in all
  * (the newest always, however large).
  */
-export function keptDeployDigests(keptEntries: number): (db: Executor, deployId: string) => Promise<DeployDigests> {
-  const kept = new Map<string, DeployDigests>();
-  let entries = 0;
-  return async (db, deployId) => {
-    const known = kept.get(deployId);
+export class KeptDeployDigests {
+  private readonly kept = new Map<string, DeployDigests>();
+  private entries = 0;
+
+  constructor(private readonly keptEntries: number) {}
+
+  /** The deploy's digests, from memory when this process opened or read it lately. */
+  async read(db: Executor, deployId: string): Promise<DeployDigests> {
+    const known = this.kept.get(deployId);
     if (known) {
       // Most recently used last, so that eviction takes the oldest.
-      kept.delete(deployId);
-      kept.set(deployId, known);
+      this.kept.delete(deployId);
+      this.kept.set(deployId, known);
       return known;
     }
     const digests = await manifestDigests(db, deployId);
-    if (kept.has(deployId)) return kept.get(deployId)!;
-    kept.set(deployId, digests);
-    entries += digests.size;
-    for (const [id, old] of kept) {
-      if (entries <= keptEntries || id === deployId) break;
-      kept.delete(id);
-      entries -= old.size;
+    return this.kept.get(deployId) ?? this.remember(deployId, digests);
+  }
+
+  /** Keeps the digests of a deploy just opened, as a read of its stored manifest would give them. */
+  remember(deployId: string, digests: DeployDigests): DeployDigests {
+    this.entries -= this.kept.get(deployId)?.size ?? 0;
+    this.kept.delete(deployId);
+    this.kept.set(deployId, digests);
+    this.entries += digests.size;
+    for (const [id, old] of this.kept) {
+      if (this.entries <= this.keptEntries || id === deployId) break;
+      this.kept.delete(id);
+      this.entries -= old.size;
     }
     return digests;
-  };
+  }
 }
 
-/** The manifest's distinct digests, in digest order, from memory when this process read them lately. */
-export const deployDigests = keptDeployDigests(KEPT_ENTRIES);
+export const deployDigests = new KeptDeployDigests(KEPT_ENTRIES);
 
 /**
- * The digests the deploy still needs: neither stored by its user nor received. The same answer as
- * the repository's missingDigests, from the kept manifest and one lookup of its digests.
+ * The digests of a normalised manifest (sorted by path), as the repository's manifestDigests reads
+ * them back: in digest order, each with the first path that has it.
  */
+export function digestsOfManifest(manifest: readonly StoredManifestEntry[]): DeployDigests {
+  const first = new Map<string, { path: string; size: number }>();
+  for (const entry of manifest) if (!first.has(entry.sha256)) first.set(entry.sha256, { path: entry.path, size: entry.size });
+  return new Map([...first].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The digests the deploy still needs: neither stored by its user nor received, in digest order. */
 export async function stillMissing(db: Executor, deploy: { id: string; user_id: string }, digests: DeployDigests): Promise<string[]> {
   const shas = [...digests.keys()];
   const held = await digestsHeld(db, deploy.id, deploy.user_id, shas);

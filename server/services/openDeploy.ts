@@ -13,7 +13,6 @@ import {
   digestsNotStoredByUser,
   getDeployForUser,
   insertOrFindOpenDeploy,
-  missingDigests,
   type Deploy,
   type StoredManifestEntry,
 } from "../db/repositories/deploys";
@@ -21,6 +20,7 @@ import { getDeploymentById, type Deployment } from "../db/repositories/deploymen
 import { storageUsedByUser } from "../db/repositories/usage";
 import { AppError } from "../errors";
 import { quotaExceeded, UploadError } from "../uploads/errors";
+import { deployDigests, digestsOfManifest, stillMissing } from "./deployDigests";
 import { manifestHash, normaliseFolders, normaliseManifest } from "./deployManifest";
 import { planOf } from "./planPolicy";
 import { UUID } from "./siteAccess";
@@ -70,7 +70,8 @@ export async function insertDeploy(
   },
   now = new Date(),
 ): Promise<OpenedDeploy> {
-  return ctx.db.transaction(async (tx) => {
+  const digests = digestsOfManifest(input.manifest);
+  const opened = await ctx.db.transaction(async (tx) => {
     if (input.hash !== null) await deleteExpiredOpenDeploy(tx, input.siteId, input.hash, now);
     const { deploy, created } = await insertOrFindOpenDeploy(tx, {
       id: randomUUID(),
@@ -85,10 +86,18 @@ export async function insertDeploy(
       draft: input.draft,
       expires_at: new Date(now.getTime() + DEPLOY_OPEN_HOURS * 60 * 60 * 1000),
     });
-    const needed = await digestsNotStoredByUser(tx, deploy.id);
-    await requireStorageFor(tx, input.userId, input.plan, needed);
+    const needed = await digestsNotStoredByUser(tx, deploy.id, input.userId, [...digests.keys()]);
+    await requireStorageFor(
+      tx,
+      input.userId,
+      input.plan,
+      needed.map((d) => digests.get(d.sha256)!),
+    );
     return { deploy, created, missing: needed.filter((d) => !d.received).map((d) => d.sha256) };
   });
+  // Its file requests and publish check against these; they need not read the manifest back.
+  deployDigests.remember(opened.deploy.id, digests);
+  return opened;
 }
 
 /** 413 file_too_large for the first file over the plan's largest file, naming it and both sizes. */
@@ -137,7 +146,7 @@ export async function deployState(
         ? known.deployment
         : getDeploymentById(db, deploy.deployment_id)
       : undefined,
-    known?.missing ?? (deploy.status === "uploading" ? missingDigests(db, deploy.id) : []),
+    known?.missing ?? (deploy.status === "uploading" ? stillMissing(db, deploy, await deployDigests.read(db, deploy.id)) : []),
   ]);
   return { deployment, missing };
 }

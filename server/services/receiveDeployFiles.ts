@@ -35,7 +35,7 @@ export async function receiveDeployFile(
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   requireOpen(deploy);
   if (!SHA256_HEX.test(input.sha256)) throw new AppError("invalid_digest", 400, DEPLOY_TEXT.badDigest);
-  const wanted = (await deployDigests(ctx.db, deploy.id)).get(input.sha256);
+  const wanted = (await deployDigests.read(ctx.db, deploy.id)).get(input.sha256);
   if (!wanted) throw new AppError("not_in_manifest", 400, DEPLOY_TEXT.notInManifest(input.sha256));
   if ((await digestsHeld(ctx.db, deploy.id, input.userId, [input.sha256])).size > 0) return;
   if (input.declaredLength !== undefined && input.declaredLength !== wanted.size) throw sizeMismatch(wanted.path, wanted.size, input.declaredLength);
@@ -55,7 +55,7 @@ export async function receiveDeployTar(
 ): Promise<{ deploy: Deploy; missing: string[] }> {
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   requireOpen(deploy);
-  const digests = await deployDigests(ctx.db, deploy.id);
+  const digests = await deployDigests.read(ctx.db, deploy.id);
   const current = await storeTar(ctx, deploy, digests, input.body);
   return { deploy: current, missing: await stillMissing(ctx.db, current, digests) };
 }
@@ -73,7 +73,7 @@ export async function receiveFilesWithPublish(
   const deploy = await requireDeploy(ctx.db, input.userId, input.siteId, input.deployId);
   if (deploy.status !== "uploading") return;
   requireOpen(deploy);
-  await storeTar(ctx, deploy, await deployDigests(ctx.db, deploy.id), input.body);
+  await storeTar(ctx, deploy, await deployDigests.read(ctx.db, deploy.id), input.body);
 }
 
 /** Stores a tar's entries against the manifest's digests; the deploy as it is once they are recorded. */

@@ -80,41 +80,41 @@ export async function lockDeploy(tx: Executor, deployId: string, mode: "update" 
   return row;
 }
 
-export interface DigestNeed {
-  sha256: string;
-  size: number;
-  /** Already received by this deploy. */
-  received: boolean;
+/**
+ * Of these digests (distinct, in the order given), those the deploy's user does not store yet (no
+ * user_blobs row), each with whether this deploy has received it. Only the user's own references
+ * count: another user's copy of the same bytes proves nothing about this user having them.
+ */
+export async function digestsNotStoredByUser(
+  db: Executor,
+  deployId: string,
+  userId: string,
+  shas: readonly string[],
+): Promise<{ sha256: string; received: boolean }[]> {
+  if (shas.length === 0) return [];
+  const result = await db.execute(sql`
+    select c.sha256, exists (select 1 from deploy_uploads u where u.deploy_id = ${deployId} and u.sha256 = c.sha256) as received
+    from unnest(${`{${shas.join(",")}}`}::text[]) with ordinality as c(sha256, n)
+    where not exists (select 1 from user_blobs ub where ub.user_id = ${userId} and ub.sha256 = c.sha256)
+    order by c.n`);
+  return rowsOf<{ sha256: string; received: boolean }>(result);
 }
 
 /**
- * The manifest's distinct digests that the deploy's user does not store yet (no user_blobs row),
- * each with its size and whether this deploy has received it. Only the user's own references
- * count: another user's copy of the same bytes proves nothing about this user having them.
+ * Each distinct digest of the manifest, in digest order, with its size and the first path in the
+ * manifest's own order (code units, as it was stored) that has it: the same in every database,
+ * whatever its collation, and the same as services/deployDigests.ts works out from the request.
  */
-export async function digestsNotStoredByUser(db: Executor, deployId: string): Promise<DigestNeed[]> {
-  const result = await db.execute(sql`
-    select distinct m.sha256, m.size, exists (select 1 from deploy_uploads u where u.deploy_id = d.id and u.sha256 = m.sha256) as received
-    from ${entries(deployId)}
-      and not exists (select 1 from user_blobs ub where ub.user_id = d.user_id and ub.sha256 = m.sha256)
-    order by m.sha256`);
-  return rowsOf<{ sha256: string; size: string | number; received: boolean }>(result).map((r) => ({
-    sha256: r.sha256,
-    size: Number(r.size),
-    received: r.received,
-  }));
-}
-
-/** The digests still to upload: neither stored by the user nor received. */
-export async function missingDigests(db: Executor, deployId: string): Promise<string[]> {
-  return (await digestsNotStoredByUser(db, deployId)).filter((d) => !d.received).map((d) => d.sha256);
-}
-
-/** Each distinct digest of the manifest with its size and the first path that has it. */
 export async function manifestDigests(db: Executor, deployId: string): Promise<Map<string, { path: string; size: number }>> {
   const result = await db.execute(sql`
-    select distinct on (m.sha256) m.sha256, m.size, m.path from ${entries(deployId)} order by m.sha256, m.path`);
-  const rows = rowsOf<{ sha256: string; size: string | number; path: string }>(result);
+    select distinct on (m.sha256) m.sha256, m.size, m.path
+    from deploys d
+      cross join lateral rows from (jsonb_to_recordset(d.manifest) as (path text, sha256 text, size bigint)) with ordinality as m(path, sha256, size, n)
+    where d.id = ${deployId}
+    order by m.sha256, m.n`);
+  // Digests are lowercase hex, which every collation orders alike; sorted here all the same, by
+  // code units, so that no database setting can change the order.
+  const rows = rowsOf<{ sha256: string; size: string | number; path: string }>(result).sort((a, b) => (a.sha256 < b.sha256 ? -1 : 1));
   return new Map(rows.map((r) => [r.sha256, { path: r.path, size: Number(r.size) }]));
 }
 
