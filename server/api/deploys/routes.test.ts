@@ -268,6 +268,14 @@ describe.each(DRIVERS)("the deploy API (%s)", (driver) => {
     expect((await openDeploy(client, site.id, { files, message: "Other" })).json<DeployResponse>().id).not.toBe(id);
 
     for (let i = 0; i < 2; i++) expect((await putFile(client, site.id, id, SITE[0]!.content)).statusCode).toBe(204);
+    // Opened again now, it names only what it has not received.
+    const resumed = (await openDeploy(client, site.id, { files, message: "Same" })).json<DeployResponse>();
+    expect([resumed.id, resumed.missing]).toEqual([
+      id,
+      SITE.slice(1)
+        .map((f) => sha256Of(f.content))
+        .sort(),
+    ]);
     for (let i = 0; i < 2; i++) expect((await postTar(client, site.id, id, digestTarOf(SITE))).json<DeployResponse>().missing).toEqual([]);
     const [one, two] = [await publish(client, site.id, id), await publish(client, site.id, id)];
     expect(one.json<DeployResponse>().deployment!.id).toBe(two.json<DeployResponse>().deployment!.id);

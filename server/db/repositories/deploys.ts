@@ -92,12 +92,15 @@ export async function digestsNotStoredByUser(
   shas: readonly string[],
 ): Promise<{ sha256: string; received: boolean }[]> {
   if (shas.length === 0) return [];
-  const result = await db.execute(sql`
-    select c.sha256, exists (select 1 from deploy_uploads u where u.deploy_id = ${deployId} and u.sha256 = c.sha256) as received
-    from unnest(${`{${shas.join(",")}}`}::text[]) with ordinality as c(sha256, n)
+  const notStored = await db.execute(sql`
+    select c.sha256 from unnest(${`{${shas.join(",")}}`}::text[]) with ordinality as c(sha256, n)
     where not exists (select 1 from user_blobs ub where ub.user_id = ${userId} and ub.sha256 = c.sha256)
     order by c.n`);
-  return rowsOf<{ sha256: string; received: boolean }>(result);
+  // Asked apart: as a subquery per digest, on tables the embedded database had not analyzed yet,
+  // the planner scanned deploy_uploads once per digest (60 ms for 1,000 of them, against 4).
+  const received = await db.execute(sql`select sha256 from deploy_uploads where deploy_id = ${deployId}`);
+  const got = new Set(rowsOf<{ sha256: string }>(received).map((r) => r.sha256));
+  return rowsOf<{ sha256: string }>(notStored).map(({ sha256 }) => ({ sha256, received: got.has(sha256) }));
 }
 
 /**
