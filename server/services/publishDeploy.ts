@@ -57,8 +57,8 @@ export async function publishDeploy(
   // user's or this deploy's, which nothing deletes while the deploy is open. A configuration file
   // not sent yet cannot be read: then the answer says what is missing, not why the read failed.
   // Whether all the files are there is checked once, under the locks below.
-  const configFiles = manifestEntriesAt(ctx.db, deploy.id, ["_redirects", "_headers"]);
   const digests = await deployDigests.read(ctx.db, deploy.id);
+  const configFiles = manifestEntriesAt(ctx.db, deploy.id, ["_redirects", "_headers"]);
   const config = await readConfigFiles(ctx, async (path) => (await configFiles).find((f) => f.path === path)).catch(async (error: unknown) => {
     if (error instanceof SiteConfigError) return error;
     await requireNothingMissing(ctx.db, deploy, digests);
