@@ -16,7 +16,7 @@ import {
   utimesSync,
   writeSync,
 } from "node:fs";
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
+import { open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { promisify } from "node:util";
 import path from "node:path";
 import type { Readable } from "node:stream";
@@ -56,7 +56,7 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
 
   return {
     async put(source: Readable, { maxBytes }: { maxBytes: number }): Promise<PutResult> {
-      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR });
+      ensureDirectory(tmpDir);
       const tmpPath = path.join(tmpDir, randomUUID());
       const meter = createMeter(maxBytes);
       // flush: fsync before close, because the database will point at this blob as soon as
@@ -180,7 +180,7 @@ export function createFsBlobStore(dir: string): BlobStore & TempSweeper {
       // the moved file's time (and the blob goes back), one after it finds no blob and writes it
       // anew. Either way the bytes an upload is about to record stay.
       const finalPath = blobPath(sha256);
-      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR });
+      ensureDirectory(tmpDir);
       const aside = path.join(tmpDir, `sweep-${randomUUID()}`);
       try {
         await rename(finalPath, aside);
