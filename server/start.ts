@@ -140,6 +140,8 @@ export async function startBerth(env: Env, log: FastifyBaseLogger): Promise<Runn
       async close() {
         await adminSocket?.close();
         await metricsServer?.close();
+        // The compressor first: a worker tick waits for its run, which a stop cuts short.
+        await compressor.stop();
         await worker?.stop();
         await cluster?.close();
         // The workers drain their connections while the server drains its own; both before the

@@ -1,14 +1,17 @@
 // Compressed forms are kept only when they save enough to be worth a second blob: a tenth of the
 // file and at least 512 bytes. Files are made so that each compresses by a known share (checked
 // here with zlib first), published through the API, and compressed as after a publish.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { gzipSync, constants, brotliCompressSync } from "node:zlib";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blobVariants, blobs, deploymentFiles } from "../db/schema";
 import { signedInClient } from "../test/factories";
 import { createSiteWith, zipOf } from "../test/sites";
 import { DRIVERS, getTestServer, type TestServer } from "../test/support";
-import { minimumSaving } from "./compressVariants";
+import { minimumSaving, VariantCompressor } from "./compressVariants";
 
 /** `size` bytes drawn from `alphabet` characters, reproducibly: entropy sets how well they compress. */
 function text(size: number, alphabet: number, seed: number): Buffer {
@@ -136,5 +139,60 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     expect(rows).toHaveLength(4);
     expect(rows.every((v) => v.variant_sha256 === null && v.size === null)).toBe(true);
     expect(told.flat()).toEqual([shaOf("index.html")]);
+  });
+
+  it("on a stop, abandons the form being made without a temporary file left, and the next start makes it", async () => {
+    const { client } = await signedInClient(server);
+    // Large enough that gzip at level 9 is still writing when the stop comes.
+    const big = text(6 * 1024 * 1024, 60, 3);
+    const zip = await zipOf([{ name: "big.txt", data: big }]);
+    const site = await createSiteWith(client, { name: "big.zip", content: zip, type: "application/zip" });
+    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const tmpDir = path.join(server.ctx.env.dataDir, "blobs", "tmp");
+    const temporaries = () => readdirSync(tmpDir).filter((name) => !name.startsWith("sweep-"));
+
+    const compressor = new VariantCompressor(server.ctx);
+    const run = compressor.kick();
+    for (let waited = 0; temporaries().length === 0; waited += 1) {
+      if (waited > 10_000) throw new Error("the compressor never started writing");
+      await sleep(1);
+    }
+    await compressor.stop();
+    await run;
+    expect(temporaries()).toEqual([]);
+    const variantsOfBig = () => server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
+    expect(await variantsOfBig()).toEqual([]);
+    // Stopped for good: a publish's kick during the shutdown starts nothing.
+    await compressor.kick();
+    expect(temporaries()).toEqual([]);
+    expect(await variantsOfBig()).toEqual([]);
+
+    await new VariantCompressor(server.ctx).kick();
+    expect((await variantsOfBig()).map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
+      ["br", true],
+      ["gzip", true],
+    ]);
+  });
+
+  it("takes up a blob that has its gzip form but not its brotli one, as a stop or a crash between the two leaves it", async () => {
+    const { client } = await signedInClient(server);
+    const page = Buffer.concat([html, Buffer.from("between")]);
+    const site = await createSiteWith(client, {
+      name: "site.zip",
+      content: await zipOf([{ name: "index.html", data: page }]),
+      type: "application/zip",
+    });
+    await server.compressor.kick();
+    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const variantsOf = () => server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
+    expect((await variantsOf()).map((v) => v.encoding).sort()).toEqual(["br", "gzip"]);
+
+    await server.ctx.db.delete(blobVariants).where(and(eq(blobVariants.sha256, file!.sha256), eq(blobVariants.encoding, "br")));
+    await server.compressor.kick();
+    const after = await variantsOf();
+    expect(after.map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
+      ["br", true],
+      ["gzip", true],
+    ]);
   });
 });

@@ -51,11 +51,13 @@ async function storeVariant(
   size: number,
   encoding: "br" | "gzip",
   maxBytes: number,
+  signal: AbortSignal,
 ): Promise<number | undefined> {
   const zipped = new PassThrough();
   const putting = ctx.blobs.put(zipped, { maxBytes });
   try {
-    await Promise.all([pipeline(await ctx.blobs.get(sha256), compressor(encoding, size), zipped), putting]);
+    // Aborted, the pipeline destroys `zipped` and the put fails, which removes its temporary file.
+    await Promise.all([pipeline(await ctx.blobs.get(sha256), compressor(encoding, size), zipped, { signal }), putting]);
     const variant = await putting;
     const recorded = await ctx.db.transaction(async (tx) => {
       // The same bytes may be a blob that is being released (an uploaded .gz file, say): as an
@@ -67,7 +69,7 @@ async function storeVariant(
       return true;
     });
     // Deleted in between: compressing again stores them anew.
-    return recorded ? variant.size : storeVariant(ctx, sha256, size, encoding, maxBytes);
+    return recorded ? variant.size : storeVariant(ctx, sha256, size, encoding, maxBytes, signal);
   } catch (error) {
     await putting.catch(() => undefined);
     if (!(error instanceof BlobTooLargeError)) throw error;
@@ -78,9 +80,9 @@ async function storeVariant(
 }
 
 /** Stores a compressible blob's forms worth keeping; true when it got one. */
-async function compressOne(ctx: CompressContext, sha256: string, size: number): Promise<boolean> {
+async function compressOne(ctx: CompressContext, sha256: string, size: number, signal: AbortSignal): Promise<boolean> {
   const worthIt = size - minimumSaving(size);
-  const gzipSize = await storeVariant(ctx, sha256, size, "gzip", worthIt);
+  const gzipSize = await storeVariant(ctx, sha256, size, "gzip", worthIt, signal);
   // gzip is cheap and tells whether the bytes compress at all; brotli (the costly one) is only
   // tried when gzip saved enough, and kept only when it is also smaller than gzip's form, since
   // the edge prefers br whenever a client takes both.
@@ -88,7 +90,7 @@ async function compressOne(ctx: CompressContext, sha256: string, size: number): 
     await recordVariant(ctx.db, { sha256, encoding: "br", variant_sha256: null, size: null });
     return false;
   }
-  await storeVariant(ctx, sha256, size, "br", Math.min(worthIt, gzipSize - 1));
+  await storeVariant(ctx, sha256, size, "br", Math.min(worthIt, gzipSize - 1), signal);
   return true;
 }
 
@@ -99,27 +101,44 @@ async function compressOne(ctx: CompressContext, sha256: string, size: number): 
 export class VariantCompressor {
   private running: Promise<void> | undefined;
   private again = false;
+  private readonly stopping = new AbortController();
 
   constructor(private readonly ctx: CompressContext) {}
 
   kick(): Promise<void> {
+    if (this.stopping.signal.aborted) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
     }
     this.running = this.drain()
-      .catch((error: unknown) => this.ctx.log.error({ err: error }, "compressing variants failed"))
+      .catch((error: unknown) => {
+        if (!this.stopping.signal.aborted) this.ctx.log.error({ err: error }, "compressing variants failed");
+      })
       .finally(() => {
         this.running = undefined;
       });
     return this.running;
   }
 
+  /**
+   * For a shutdown: the form being made is abandoned, its temporary file removed, and no run
+   * starts again. What is left waiting is taken up by the next start. Waiting for the whole queue
+   * instead could outlast the shutdown's time limit on a large backlog, and the process would
+   * then exit halfway through a write.
+   */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
   private async drain(): Promise<void> {
+    const signal = this.stopping.signal;
     do {
       this.again = false;
       for (;;) {
         await this.ctx.foreground.idle();
+        if (signal.aborted) return;
         const batch = await blobsAwaitingCompression(this.ctx.db, { minBytes: MIN_COMPRESS_BYTES, limit: BATCH });
         if (batch.length === 0) break;
         // A first deploy of a thousand images would otherwise cost two statements each here, a
@@ -129,12 +148,16 @@ export class VariantCompressor {
           batch.filter((b) => !isCompressible(b.contentType)).map((b) => b.sha256),
         );
         const compressed: string[] = [];
-        for (const blob of batch.filter((b) => isCompressible(b.contentType))) {
-          await this.ctx.foreground.idle();
-          if (await compressOne(this.ctx, blob.sha256, blob.size)) compressed.push(blob.sha256);
+        try {
+          for (const blob of batch.filter((b) => isCompressible(b.contentType))) {
+            await this.ctx.foreground.idle();
+            if (signal.aborted) return;
+            if (await compressOne(this.ctx, blob.sha256, blob.size, signal)) compressed.push(blob.sha256);
+          }
+        } finally {
+          // The edge reloads manifests so the new forms are served, those made before a stop too.
+          if (compressed.length > 0) this.ctx.events.emit("variants", { shas: compressed });
         }
-        // The edge reloads manifests so the new forms are served.
-        if (compressed.length > 0) this.ctx.events.emit("variants", { shas: compressed });
       }
     } while (this.again);
   }

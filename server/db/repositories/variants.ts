@@ -20,7 +20,9 @@ export async function blobsAwaitingCompression(
     from deployment_files df
     join sites s on s.live_deployment_id = df.deployment_id
     where df.size > ${options.minBytes}
-      and not exists (select 1 from blob_variants v where v.sha256 = df.sha256)
+      -- brotli is settled last (compressVariants.ts): a blob with only its gzip form was
+      -- interrupted between the two, by a stop or a crash, and is taken up again.
+      and not exists (select 1 from blob_variants v where v.sha256 = df.sha256 and v.encoding = 'br')
     group by df.sha256
     limit ${options.limit}`);
   return rowsOf<{ sha256: string; size: string | number; content_type: string }>(result).map((r) => ({
