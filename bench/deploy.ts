@@ -3,7 +3,7 @@
 //
 //   0. Warm-up: first deploys on the data directory just made, and an rsync beside each, timed
 //      apart. The file system's first writes in a new place cost several times what later ones
-//      do (1.1-1.9 s for the same deploy that takes 0.6-0.7 s by the eighth), which is a fresh
+//      do (1.0-1.9 s for the same deploy that takes 0.6-0.7 s by the eighth), which is a fresh
 //      install's cost, not a first deploy's.
 //   1. First deploy of 1,000 files (10 MiB): the CLI (hash, manifest, upload, publish, into a new
 //      site), the dashboard's zip path (the same files as one stored zip, POSTed with extract=true;
