@@ -1,6 +1,6 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
-import { rowsOf } from "../rows";
+import { rowsOf, unquotedArray } from "../rows";
 import { blobs } from "../schema";
 
 /** pg_advisory_xact_lock(int, int) keys: never the same locks as the one-key form used elsewhere. */
@@ -20,7 +20,7 @@ export async function lockBlobs(tx: Executor, shas: Iterable<string>): Promise<v
   const buckets = [...new Set([...shas].map((sha) => Number.parseInt(sha.slice(0, 2), 16)))].sort((a, b) => a - b);
   if (buckets.length === 0) return;
   // unnest yields the array in order, so the locks are taken in ascending order.
-  await tx.execute(sql`select count(pg_advisory_xact_lock(${BLOB_LOCK_SPACE}, b)) from unnest(${`{${buckets.join(",")}}`}::int[]) as b`);
+  await tx.execute(sql`select count(pg_advisory_xact_lock(${BLOB_LOCK_SPACE}, b)) from unnest(${unquotedArray(buckets)}::int[]) as b`);
 }
 
 /** lockBlobs for every digest of a deploy's manifest, found by SQL rather than sent from here. */

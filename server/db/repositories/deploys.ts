@@ -3,7 +3,7 @@
 // jsonb_to_recordset instead of a row per file: a redeploy of 1,000 files stays a few queries.
 import { and, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { rowsOf } from "../rows";
+import { rowsOf, unquotedArray } from "../rows";
 import { deploys } from "../schema";
 
 export type Deploy = Omit<typeof deploys.$inferSelect, "manifest">;
@@ -100,7 +100,7 @@ export async function digestsNotStoredByUser(
 /** Of these digests, in the order given, those the user stores (`stores`), or those it does not. */
 async function digestsTheUserStores(db: Executor, userId: string, shas: readonly string[], stores: boolean): Promise<string[]> {
   const result = await db.execute(sql`
-    select c.sha256 from unnest(${digestArray(shas)}::text[]) with ordinality as c(sha256, n)
+    select c.sha256 from unnest(${unquotedArray(shas)}::text[]) with ordinality as c(sha256, n)
     where ${stores ? sql`` : sql`not`} exists (select 1 from user_blobs ub where ub.user_id = ${userId} and ub.sha256 = c.sha256)
     order by c.n`);
   return rowsOf<{ sha256: string }>(result).map((r) => r.sha256);
@@ -114,12 +114,9 @@ async function digestsTheUserStores(db: Executor, userId: string, shas: readonly
 async function digestsReceived(db: Executor, deployId: string, shas: readonly string[]): Promise<Set<string>> {
   if (shas.length === 0) return new Set();
   const result = await db.execute(sql`
-    select sha256 from deploy_uploads where deploy_id = ${deployId} and sha256 = any(${digestArray(shas)}::text[])`);
+    select sha256 from deploy_uploads where deploy_id = ${deployId} and sha256 = any(${unquotedArray(shas)}::text[])`);
   return new Set(rowsOf<{ sha256: string }>(result).map((r) => r.sha256));
 }
-
-/** Digests (hex, so nothing to quote) as a PostgreSQL array literal: one parameter however many. */
-const digestArray = (shas: readonly string[]) => `{${shas.join(",")}}`;
 
 /**
  * Each distinct digest of the manifest, in digest order, with its size and the first path in the
@@ -166,7 +163,7 @@ export async function recordUploads(tx: Executor, deployId: string, shas: string
   if (shas.length === 0) return;
   await tx.execute(sql`
     insert into deploy_uploads (deploy_id, sha256)
-    select ${deployId}, c.sha256 from unnest(${digestArray(shas)}::text[]) as c(sha256)
+    select ${deployId}, c.sha256 from unnest(${unquotedArray(shas)}::text[]) as c(sha256)
     on conflict do nothing`);
 }
 
