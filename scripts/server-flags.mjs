@@ -8,7 +8,7 @@
 // the main thread still often held 32 MB of young generation, and V8's pool of freed pages beside
 // it, while edge workers served: the edge bench's peak with two workers was 306–405 MiB over six
 // starts, 302–337 MiB at 2 × 8 MB, with the single thread serving as fast (bench/README.md). The
-// edge workers get a smaller one still (edge/workers/pool.ts).
+// edge workers set the same size again for themselves (edge/workers/pool.ts).
 //
 // --liftoff-only: the embedded database (PGlite) is PostgreSQL compiled to WebAssembly. Node 24's
 // optimizing WebAssembly compiler needs about 550 MB for a moment to compile one of its hottest

@@ -36,13 +36,15 @@ import { ServingCounts } from "../../metrics/counts";
 import { EDGE_EVENTS, type FromWorker, type QueryError, type ToWorker, type WorkerReport, type WorkerSetup } from "./protocol";
 
 /**
- * Each worker's young generation, in MB per semi-space. The server's --max-semi-space-size is
- * for the main thread's bursts of database and API work, and V8 applies that flag to every
- * isolate, above a Worker's own resourceLimits: at 16 each worker kept 32 MB of empty young
- * generation resident, more than the rest of its heap. A worker's garbage is its requests' few
- * short-lived objects, and the edge bench served as fast with 2 MB (bench/README.md).
+ * Each worker's young generation, in MB per semi-space. V8 applies the process's
+ * --max-semi-space-size to every isolate, above a Worker's own resourceLimits, and Node 24 lets
+ * it grow to 64 MB unless told: each worker would keep that much empty young generation resident.
+ * The pool sets it again so that the workers' size holds whatever flags the process runs with.
+ * At 8 (as the server's own flag, scripts/server-flags.mjs) the edge bench's requests per
+ * CPU-second with two workers met their goal in every run; at 2 they missed in most, for
+ * 10-25 MB less at peak (bench/README.md).
  */
-export const WORKER_SEMI_SPACE_MB = 2;
+export const WORKER_SEMI_SPACE_MB = 8;
 /**
  * How far V8 lets a heap grow past what its last full collection kept, in percent. Its default
  * (up to 300 % for a heap this small) let a worker's old generation fill with 30–40 MB of dead
