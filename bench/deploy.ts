@@ -83,9 +83,11 @@ let tmp = "";
  */
 function writeFolder(dir: string): { path: string; bytes: Buffer }[] {
   const files: { path: string; bytes: Buffer }[] = [{ path: CHANGED_FILE, bytes: randomBytes(CHANGED_BYTES) }];
-  let left = FOLDER_BYTES - CHANGED_BYTES - 1;
-  // Random like the rest, so that no run's files are already on the server.
-  files.push({ path: "index.html", bytes: randomBytes(1) });
+  // Random like the rest, so that no run's files are already on the server: 16 bytes, since one
+  // byte has only 256 values, and a dozen folders in a run met an earlier one's now and then.
+  const index = randomBytes(16);
+  let left = FOLDER_BYTES - CHANGED_BYTES - index.length;
+  files.push({ path: "index.html", bytes: index });
   for (let i = 0; files.length < FILES; i++) {
     const remaining = FILES - files.length;
     const size = remaining === 1 ? left : Math.round((left / remaining) * (0.5 + ((i * 7919) % 1000) / 1000));
