@@ -1,6 +1,7 @@
 // Compiles the edge's native addon (server/edge/native/kernelSend.c) into dist/native with the
 // machine's C compiler and Node's own headers. Optional: without a compiler, or off Linux, the
-// edge writes bodies through Node instead (slower for bodies over 16 KB, the same otherwise).
+// edge writes bodies through Node instead (slower for bodies over 16 KB, the same otherwise), and
+// the blob store syncs a batch file by file instead of with syncfs (slower for many small files).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import path from "node:path";

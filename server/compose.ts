@@ -26,7 +26,7 @@ import type { EdgeResolver } from "./edge/resolver";
 import { createHostRouter, type HostRouter } from "./edge/hosts";
 import { EdgeMemory } from "./edge/memory/budget";
 import { useReadyAnswersBudget } from "./edge/http1/responseHead";
-import { useNativeSend } from "./edge/native/kernelSend";
+import { syncFilesystem, useNativeSend } from "./edge/native/kernelSend";
 import type { AnalyticsCollector } from "./edge/analytics/collector";
 import { assembleEdge } from "./edge/assemble";
 import { startEdgeWorkers, threadBudget, type EdgeWorkerPool } from "./edge/workers/pool";
@@ -91,7 +91,9 @@ export async function composeServer(options: ComposeOptions): Promise<ComposedSe
     defaultPlan: env.plans.defaultPlan,
     onMailError: (error) => log.error({ err: error }, "could not send mail"),
   });
-  const blobs = createBlobStore(env, env.dataDir);
+  // The native addon's syncfs, where it is built: a deploy's batches of small files are made
+  // durable with two filesystem syncs each instead of one per file (storage/README.md).
+  const blobs = createBlobStore(env, env.dataDir, { syncFilesystem });
   const events = new BerthEvents();
   const metrics = await createMetrics({ db, events, log, exposed: env.metrics.token !== undefined || env.metrics.listen !== undefined });
   const ctx: AppContext = {

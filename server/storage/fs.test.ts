@@ -4,18 +4,82 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeBlobStore, sha256Of } from "../test/storage/blobStore.suite";
-import { BlobNotFoundError } from "./blobStore";
-import { createFsBlobStore, removeStaleTempFiles } from "./fs";
+import { syncFilesystem } from "../test/storage/filesystemSync";
+import { BlobNotFoundError, PutBatchError } from "./blobStore";
+import { createFsBlobStore, removeStaleTempFiles, type FilesystemSync } from "./fs";
+import { isOutOfSpace } from "./outOfSpace";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "berth-blobs-"));
 
+// As the server makes it: a batch made durable with the native addon's syncfs.
 describeBlobStore("fs", async () => {
+  const dir = tempDir();
+  return {
+    store: createFsBlobStore(dir, { syncFilesystem }),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    temporaries: async () => (existsSync(path.join(dir, "tmp")) ? readdirSync(path.join(dir, "tmp")) : []),
+  };
+});
+
+// Without the native addon (off Linux, no C compiler) a batch is made durable file by file.
+describeBlobStore("fs, an fsync per file", async () => {
   const dir = tempDir();
   return {
     store: createFsBlobStore(dir),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     temporaries: async () => (existsSync(path.join(dir, "tmp")) ? readdirSync(path.join(dir, "tmp")) : []),
   };
+});
+
+describe("a batch made durable by syncing the filesystem", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const files = (n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`file ${i}`));
+  const temporaries = () => readdirSync(path.join(dir, "tmp"));
+
+  it("is there on Linux, where the server passes it in, so the fast path cannot be off unnoticed", () => {
+    if (process.platform !== "linux") return;
+    expect(syncFilesystem, "the native addon's syncFilesystem did not load").toBeTypeOf("function");
+  });
+
+  it("syncs twice for the whole batch: its bytes, then its names", async () => {
+    const calls: number[] = [];
+    const counting: FilesystemSync = async (fd) => {
+      calls.push(fd);
+      return syncFilesystem ? syncFilesystem(fd) : 0;
+    };
+    const store = createFsBlobStore(dir, { syncFilesystem: counting });
+    const results = await store.putBuffers(files(50));
+    expect(calls).toHaveLength(2);
+    expect(results.every((r) => r.created)).toBe(true);
+    expect(store.readSync!(results[7]!.sha256).toString()).toBe("file 7");
+    expect(temporaries()).toEqual([]);
+  });
+
+  it("names nothing when the bytes could not be synced, and leaves no temporary file", async () => {
+    const store = createFsBlobStore(dir, { syncFilesystem: async () => -5 });
+    const error = await store.putBuffers(files(3)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PutBatchError);
+    expect((error as PutBatchError).stored).toEqual([]);
+    expect(((error as PutBatchError).cause as NodeJS.ErrnoException).code).toBe("EIO");
+    expect(await store.missing(files(3).map(sha256Of))).toHaveLength(3);
+    expect(temporaries()).toEqual([]);
+  });
+
+  it("reports the blobs it named when the names could not be synced, as out of space when it was", async () => {
+    let call = 0;
+    const store = createFsBlobStore(dir, { syncFilesystem: async () => (++call === 2 ? -28 : 0) });
+    const error = await store.putBuffers(files(3)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PutBatchError);
+    expect((error as PutBatchError).stored.map((s) => s.sha256).sort()).toEqual(files(3).map(sha256Of).sort());
+    expect(isOutOfSpace(error)).toBe(true);
+    expect(temporaries()).toEqual([]);
+  });
 });
 
 describe("createFsBlobStore", () => {

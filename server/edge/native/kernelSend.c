@@ -24,12 +24,21 @@
 //   dupFd(fd) -> a new descriptor for the same connection (close-on-exec), or -errno
 //     Lets one thread give a connection to another: threads share the descriptor table, so the
 //     receiver wraps the copy in a socket of its own, and the giver closes only its own number.
+//
+// It is also the process's only native module, so two calls that are not the edge's live here:
+// the C allocator's settings (tuneMalloc, trimMalloc: server/idleMemory.ts) and
+//
+//   syncFilesystem(fd) -> Promise of 0, or -errno
+//     syncfs(2) on the filesystem that holds `fd`, in libuv's thread pool: the blob store makes a
+//     batch of new files durable with one call where an fsync per file and per folder forced a
+//     journal commit each (server/storage/fs.ts).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <node_api.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -221,6 +230,58 @@ static napi_value dup_fd(napi_env env, napi_callback_info info) {
   return int64_value(env, copy < 0 ? -errno : copy);
 }
 
+typedef struct {
+  napi_async_work work;
+  napi_deferred deferred;
+  int fd;
+  int result;
+} sync_request;
+
+static void sync_execute(napi_env env, void* data) {
+  (void)env;
+  sync_request* request = data;
+  request->result = syncfs(request->fd) == 0 ? 0 : -errno;
+}
+
+static void sync_complete(napi_env env, napi_status status, void* data) {
+  sync_request* request = data;
+  napi_value value;
+  napi_create_int32(env, status == napi_ok ? request->result : -ECANCELED, &value);
+  napi_resolve_deferred(env, request->deferred, value);
+  napi_delete_async_work(env, request->work);
+  free(request);
+}
+
+/* The caller keeps `fd` open until the promise settles. */
+static napi_value sync_filesystem(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
+  int32_t fd;
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok) {
+    napi_throw_type_error(env, NULL, "syncFilesystem takes a file descriptor");
+    return NULL;
+  }
+  sync_request* request = calloc(1, sizeof *request);
+  if (request == NULL) return throw_errno(env, "syncFilesystem");
+  request->fd = fd;
+  napi_value promise, name;
+  if (napi_create_promise(env, &request->deferred, &promise) != napi_ok ||
+      napi_create_string_utf8(env, "berth:syncfs", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_async_work(env, NULL, name, sync_execute, sync_complete, request, &request->work) != napi_ok) {
+    free(request);
+    napi_throw_error(env, NULL, "syncFilesystem could not be queued");
+    return NULL;
+  }
+  if (napi_queue_async_work(env, request->work) != napi_ok) {
+    napi_delete_async_work(env, request->work);
+    free(request);
+    napi_throw_error(env, NULL, "syncFilesystem could not be queued");
+    return NULL;
+  }
+  return promise;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor calls[] = {
       {"sealedCopy", NULL, sealed_copy, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -230,6 +291,7 @@ NAPI_MODULE_INIT() {
       {"tuneMalloc", NULL, tune_malloc, NULL, NULL, NULL, napi_enumerable, NULL},
       {"trimMalloc", NULL, trim_malloc, NULL, NULL, NULL, napi_enumerable, NULL},
       {"dupFd", NULL, dup_fd, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"syncFilesystem", NULL, sync_filesystem, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof calls / sizeof calls[0], calls);
   return exports;

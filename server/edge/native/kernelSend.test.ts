@@ -1,12 +1,13 @@
 // The native addon on its own, over real sockets: sealed copies and sends that stop when the
 // socket's buffer is full. Built by the test run's global setup (scripts/build-native.mjs).
-import { closeSync, ftruncateSync, readlinkSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, readlinkSync, writeSync } from "node:fs";
+import os from "node:os";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { kernelSend, KERNEL_SEND_MIN_BYTES, nativeMalloc, useNativeSend } from "./kernelSend";
+import { kernelSend, KERNEL_SEND_MIN_BYTES, nativeMalloc, syncFilesystem, useNativeSend } from "./kernelSend";
 import { seal, sealedCount, sealedFileOf, unseal } from "./sealedBodies";
 import { socketPair } from "../../test/socketPair";
 
@@ -177,5 +178,21 @@ describe.runIf(process.platform === "linux")("the allocator's tuning", () => {
     gc();
     gc();
     expect(native.trimMalloc()).toBe(true);
+  });
+});
+
+describe.runIf(process.platform === "linux")("the addon's filesystem sync", () => {
+  it("syncs the filesystem of an open descriptor off the main thread, and answers -errno for a bad one", async () => {
+    if (!syncFilesystem) throw new Error("the native addon did not load, or was built without syncFilesystem");
+    const fd = openSync(os.tmpdir(), "r");
+    try {
+      const pending = syncFilesystem(fd);
+      expect(pending).toBeInstanceOf(Promise);
+      expect(await pending).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
+    expect(await syncFilesystem(fd)).toBe(-os.constants.errno.EBADF);
+    expect(() => syncFilesystem!("3" as unknown as number)).toThrow(TypeError);
   });
 });

@@ -29,6 +29,13 @@ const CANDIDATES = ["../native/kernel_send.node", "../../../dist/native/kernel_s
 /** Set when the addon loads, whatever BERTH_NATIVE_SEND says: it concerns memory, not sends. */
 export let nativeMalloc: NativeMalloc | undefined;
 
+/**
+ * syncfs(2) on the filesystem that holds `fd`, run in libuv's thread pool: resolves to 0, or to
+ * -errno. Set when the addon loads, whatever BERTH_NATIVE_SEND says (the blob store's, not the
+ * edge's); undefined without it, or with an addon built before it had the call.
+ */
+export let syncFilesystem: ((fd: number) => Promise<number>) | undefined;
+
 function load(): KernelSend | undefined {
   if (process.platform !== "linux") return undefined;
   const require = createRequire(import.meta.url);
@@ -36,8 +43,9 @@ function load(): KernelSend | undefined {
     const file = fileURLToPath(new URL(candidate, import.meta.url));
     if (!existsSync(file)) continue;
     try {
-      const addon = require(file) as KernelSend & NativeMalloc;
+      const addon = require(file) as KernelSend & NativeMalloc & { syncFilesystem?: (fd: number) => Promise<number> };
       nativeMalloc = { tuneMalloc: addon.tuneMalloc, trimMalloc: addon.trimMalloc };
+      if (typeof addon.syncFilesystem === "function") syncFilesystem = addon.syncFilesystem;
       // A plain object, so tests can watch the calls.
       return {
         sealedCopy: addon.sealedCopy,
