@@ -13,7 +13,7 @@ describe("progress", () => {
   it("on a terminal: one line redrawn, with bar, bytes and files, finished with a newline", () => {
     const { out, text } = stream(true);
     let clock = 0;
-    const reporter = createReporter(out, () => clock);
+    const reporter = createReporter(out, () => clock, "xterm-256color");
     reporter.progress("Uploading", counts(5));
     clock += 50;
     reporter.progress("Uploading", counts(6)); // too soon: not drawn
@@ -47,5 +47,18 @@ describe("progress", () => {
     slowReporter.progress("Uploading", counts(10));
     slowReporter.endProgress();
     expect(slow.text()).toBe("Uploading 4.0 kB / 10.0 kB · 4/10 files\nUploading 10.0 kB / 10.0 kB · 10/10 files\n");
+  });
+
+  it("on a terminal that cannot redraw (TERM=dumb): plain lines, as in a log", () => {
+    const { out, text } = stream(true);
+    let clock = 1000;
+    const reporter = createReporter(out, () => clock, "dumb");
+    reporter.progress("Uploading", counts(1));
+    clock += 6000;
+    reporter.progress("Uploading", counts(4));
+    reporter.progress("Uploading", counts(10));
+    reporter.endProgress();
+    reporter.line("Publishing…");
+    expect(text()).toBe("Uploading 4.0 kB / 10.0 kB · 4/10 files\nUploading 10.0 kB / 10.0 kB · 10/10 files\nPublishing…\n");
   });
 });

@@ -32,8 +32,9 @@ export function bar(fraction: number, width = BAR_WIDTH): string {
   return "█".repeat(filled) + "░".repeat(width - filled);
 }
 
-export function createReporter(stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now): Reporter {
-  const tty = stream.isTTY === true && process.env.TERM !== "dumb";
+/** `term`: the terminal's type; "dumb" (an editor's shell, some CI runners) cannot redraw a line. */
+export function createReporter(stream: NodeJS.WriteStream = process.stderr, now: () => number = Date.now, term = process.env.TERM): Reporter {
+  const tty = stream.isTTY === true && term !== "dumb";
   let drawn = false;
   let lastDraw = Number.NEGATIVE_INFINITY;
   let lastPlain = 0;
