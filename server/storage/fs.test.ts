@@ -6,30 +6,26 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { describeBlobStore, sha256Of } from "../test/storage/blobStore.suite";
 import { syncFilesystem } from "../test/storage/filesystemSync";
 import { BlobNotFoundError, PutBatchError } from "./blobStore";
-import { createFsBlobStore, removeStaleTempFiles, type FilesystemSync } from "./fs";
+import { createFsBlobStore, removeStaleTempFiles, type FilesystemSync, type FsBlobStoreOptions } from "./fs";
 import { isOutOfSpace } from "./outOfSpace";
 
 const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "berth-blobs-"));
 
-// As the server makes it: a batch made durable with the native addon's syncfs.
-describeBlobStore("fs", async () => {
-  const dir = tempDir();
-  return {
-    store: createFsBlobStore(dir, { syncFilesystem }),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    temporaries: async () => (existsSync(path.join(dir, "tmp")) ? readdirSync(path.join(dir, "tmp")) : []),
-  };
-});
+// The shared suite over a file store in a new directory, made with `options`.
+const describeFsStore = (name: string, options: FsBlobStoreOptions) =>
+  describeBlobStore(name, async () => {
+    const dir = tempDir();
+    return {
+      store: createFsBlobStore(dir, options),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+      temporaries: async () => (existsSync(path.join(dir, "tmp")) ? readdirSync(path.join(dir, "tmp")) : []),
+    };
+  });
 
+// As the server makes it: a batch made durable with the native addon's syncfs.
+describeFsStore("fs", { syncFilesystem });
 // Without the native addon (off Linux, no C compiler) a batch is made durable file by file.
-describeBlobStore("fs, an fsync per file", async () => {
-  const dir = tempDir();
-  return {
-    store: createFsBlobStore(dir),
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    temporaries: async () => (existsSync(path.join(dir, "tmp")) ? readdirSync(path.join(dir, "tmp")) : []),
-  };
-});
+describeFsStore("fs, an fsync per file", {});
 
 describe("a batch made durable by syncing the filesystem", () => {
   let dir: string;
