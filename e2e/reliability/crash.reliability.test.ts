@@ -379,6 +379,8 @@ describe.each([
       const final = await withDb((db) => check(KILLS + 1, undefined, false, db));
       if (final.leftovers.blobs.size + final.leftovers.temps.size > 0) {
         fail(KILLS + 1, `left after the grace period: ${final.leftovers.blobs.size} blobs, ${[...final.leftovers.temps.keys()].join(", ")}`);
+        // What the last life logged (its shutdown, above all) is the first clue to what left them.
+        console.error(`${driver}: leftovers after the last stop\n--- server output ---\n${berth.output().slice(-4000)}`);
       }
       // Once failed it may have been pruned with the history; in progress it may not stay.
       const planted = final.state.deployments.get(plantedDeployment);

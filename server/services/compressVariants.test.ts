@@ -1,7 +1,7 @@
 // Compressed forms are kept only when they save enough to be worth a second blob: a tenth of the
 // file and at least 512 bytes. Files are made so that each compresses by a known share (checked
 // here with zlib first), published through the API, and compressed as after a publish.
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { gzipSync, constants, brotliCompressSync } from "node:zlib";
@@ -169,6 +169,39 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
 
     await new VariantCompressor(server.ctx).kick();
     expect((await variantsOfBig()).map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
+      ["br", true],
+      ["gzip", true],
+    ]);
+  });
+
+  it("ends its run, with no temporary file left, when a file's bytes went away before it read them", async () => {
+    const { client } = await signedInClient(server);
+    const page = Buffer.concat([html, Buffer.from("gone")]);
+    const site = await createSiteWith(client, {
+      name: "site.zip",
+      content: await zipOf([{ name: "index.html", data: page }]),
+      type: "application/zip",
+    });
+    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    // As a sweep or a purge between the compressor's query and its read leaves it.
+    const original = server.ctx.blobs.filePath!(file!.sha256);
+    const bytes = readFileSync(original);
+    rmSync(original);
+    const tmpDir = path.join(server.ctx.env.dataDir, "blobs", "tmp");
+    const compressor = new VariantCompressor(server.ctx);
+    try {
+      const run = compressor.kick();
+      const outcome = await Promise.race([run.then(() => "ended"), sleep(10_000, "still waiting")]);
+      expect(outcome).toBe("ended");
+      expect(readdirSync(tmpDir).filter((name) => !name.startsWith("sweep-"))).toEqual([]);
+    } finally {
+      writeFileSync(original, bytes);
+      await compressor.stop();
+    }
+    // Back in place, the next run makes its forms.
+    await new VariantCompressor(server.ctx).kick();
+    const variants = await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
+    expect(variants.map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
       ["br", true],
       ["gzip", true],
     ]);

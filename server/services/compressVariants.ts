@@ -71,6 +71,10 @@ async function storeVariant(
     // Deleted in between: compressing again stores them anew.
     return recorded ? variant.size : storeVariant(ctx, sha256, size, encoding, maxBytes, signal);
   } catch (error) {
+    // A failure before the pipeline took `zipped` over (the original gone, say) must still end the
+    // put: it would wait for bytes for ever, keeping its temporary file, and the run with it, which
+    // a shutdown waits for until its time limit cuts the process off, file and all.
+    zipped.destroy();
     await putting.catch(() => undefined);
     if (!(error instanceof BlobTooLargeError)) throw error;
     // Saves too little: remember that, so it is not tried again.

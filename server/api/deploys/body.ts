@@ -21,10 +21,17 @@ export function takeBodiesAsStreams(scope: FastifyInstance): void {
 
 /**
  * The body as a stream of its own: a consumer that gives up destroys this stream, not the
- * connection, so the refusal still reaches the client.
+ * connection, so the refusal still reaches the client. A client that goes away halfway (or a
+ * body the body timeout gave up on) fails it: pipe() alone would leave it open, and its reader
+ * waiting for ever with a temporary file open, one per dropped upload.
  */
 export function bodyStream(request: FastifyRequest): Readable {
-  return request.raw.pipe(new PassThrough());
+  const raw = request.raw;
+  const body = new PassThrough();
+  raw.once("close", () => {
+    if (!raw.complete) body.destroy(new Error("the client went away before its request body ended"));
+  });
+  return raw.pipe(body);
 }
 
 /** The media type without parameters, lowercase; "" when there is none. */
