@@ -207,6 +207,25 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     ]);
   });
 
+  it("leaves a deleted site's files alone, and compresses them once it is restored", async () => {
+    const { client } = await signedInClient(server);
+    const page = Buffer.concat([html, Buffer.from("deleted")]);
+    const site = await createSiteWith(client, {
+      name: "site.zip",
+      content: await zipOf([{ name: "index.html", data: page }]),
+      type: "application/zip",
+    });
+    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const variantsOf = () => server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
+    expect((await client.delete(`/api/sites/${site.id}`)).statusCode).toBe(200);
+    await server.compressor.kick();
+    expect(await variantsOf()).toEqual([]);
+
+    expect((await client.post(`/api/sites/${site.id}/restore`, {})).statusCode).toBe(200);
+    await server.compressor.kick();
+    expect((await variantsOf()).map((v) => v.encoding).sort()).toEqual(["br", "gzip"]);
+  });
+
   it("takes up a blob that has its gzip form but not its brotli one, as a stop or a crash between the two leaves it", async () => {
     const { client } = await signedInClient(server);
     const page = Buffer.concat([html, Buffer.from("between")]);

@@ -20,6 +20,9 @@ export async function blobsAwaitingCompression(
     from deployment_files df
     join sites s on s.live_deployment_id = df.deployment_id
     where df.size > ${options.minBytes}
+      -- A deleted site serves nothing and may be purged under the compressor; restored, it is
+      -- taken up at the worker's next tick.
+      and not s.is_deleted
       -- brotli is settled last (compressVariants.ts): a blob with only its gzip form was
       -- interrupted between the two, by a stop or a crash, and is taken up again.
       and not exists (select 1 from blob_variants v where v.sha256 = df.sha256 and v.encoding = 'br')
