@@ -22,14 +22,16 @@ export function takeBodiesAsStreams(scope: FastifyInstance): void {
 /**
  * The body as a stream of its own: a consumer that gives up destroys this stream, not the
  * connection, so the refusal still reaches the client. A client that goes away halfway (or a
- * body the body timeout gave up on) fails it: pipe() alone would leave it open, and its reader
- * waiting for ever with a temporary file open, one per dropped upload.
+ * body the body timeout gave up on) closes it early, which its reader sees as a premature close:
+ * pipe() alone would leave it open, and the reader waiting for ever with a temporary file open,
+ * one per dropped upload. Closed without an error, since nobody may be listening for one (a
+ * route that answered without reading), and an error event nobody hears ends the process.
  */
 export function bodyStream(request: FastifyRequest): Readable {
   const raw = request.raw;
   const body = new PassThrough();
   raw.once("close", () => {
-    if (!raw.complete) body.destroy(new Error("the client went away before its request body ended"));
+    if (!raw.complete) body.destroy();
   });
   return raw.pipe(body);
 }
