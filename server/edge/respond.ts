@@ -2,7 +2,6 @@
 // headers, then the bytes from memory (small files) or streamed from the blob store. The
 // headers of each answer are built once per host and path (prepareFile), not per request.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import type { BlobStore } from "../storage/blobStore";
 import type { BlobCache } from "./blobCache";
@@ -201,9 +200,11 @@ function peekCounted(cache: BlobCache, sha256: string): Buffer | undefined {
   return buffer;
 }
 
-/** Streams one part of a multipart answer, waiting for the client when its buffer is full. */
+/**
+ * Streams one part of a multipart answer, waiting for the client when its buffer is full. A
+ * visitor who goes away fails it with a premature close, and the part's file closes: a wait for
+ * "drain" alone would never end, and hold the file open for good.
+ */
 async function writeRange(blobs: BlobStore, sha256: string, start: number, end: number, res: ServerResponse): Promise<void> {
-  for await (const chunk of await blobs.get(sha256, { start, end })) {
-    if (!res.write(chunk as Buffer)) await once(res, "drain");
-  }
+  await pipeline(await blobs.get(sha256, { start, end }), res, { end: false });
 }
