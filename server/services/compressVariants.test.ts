@@ -53,6 +53,23 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
   });
   afterAll(() => server.close());
 
+  /** A one-page site whose page `marker` makes unique: its digest, and a reader of its compressed forms. */
+  async function siteWithPage(marker: string) {
+    const { client } = await signedInClient(server);
+    const site = await createSiteWith(client, {
+      name: "site.zip",
+      content: await zipOf([{ name: "index.html", data: Buffer.concat([html, Buffer.from(marker)]) }]),
+      type: "application/zip",
+    });
+    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const sha256 = file!.sha256;
+    const variantsOf = () => server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, sha256));
+    return { client, site, sha256, variantsOf };
+  }
+
+  /** Each form's encoding, and whether it was kept. */
+  const forms = (rows: { encoding: string; variant_sha256: string | null }[]) => rows.map((v) => [v.encoding, v.variant_sha256 !== null]).sort();
+
   it("checks its premises with zlib", () => {
     expect(saved(slight, gzip9(slight))).toBeGreaterThan(512);
     expect(saved(slight, gzip9(slight))).toBeLessThan(slight.length / 10);
@@ -168,23 +185,16 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     expect(await variantsOfBig()).toEqual([]);
 
     await new VariantCompressor(server.ctx).kick();
-    expect((await variantsOfBig()).map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
+    expect(forms(await variantsOfBig())).toEqual([
       ["br", true],
       ["gzip", true],
     ]);
   });
 
   it("ends its run, with no temporary file left, when a file's bytes went away before it read them", async () => {
-    const { client } = await signedInClient(server);
-    const page = Buffer.concat([html, Buffer.from("gone")]);
-    const site = await createSiteWith(client, {
-      name: "site.zip",
-      content: await zipOf([{ name: "index.html", data: page }]),
-      type: "application/zip",
-    });
-    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
+    const { sha256, variantsOf } = await siteWithPage("gone");
     // As a sweep or a purge between the compressor's query and its read leaves it.
-    const original = server.ctx.blobs.filePath!(file!.sha256);
+    const original = server.ctx.blobs.filePath!(sha256);
     const bytes = readFileSync(original);
     rmSync(original);
     const tmpDir = path.join(server.ctx.env.dataDir, "blobs", "tmp");
@@ -200,23 +210,14 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
     }
     // Back in place, the next run makes its forms.
     await new VariantCompressor(server.ctx).kick();
-    const variants = await server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
-    expect(variants.map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
+    expect(forms(await variantsOf())).toEqual([
       ["br", true],
       ["gzip", true],
     ]);
   });
 
   it("leaves a deleted site's files alone, and compresses them once it is restored", async () => {
-    const { client } = await signedInClient(server);
-    const page = Buffer.concat([html, Buffer.from("deleted")]);
-    const site = await createSiteWith(client, {
-      name: "site.zip",
-      content: await zipOf([{ name: "index.html", data: page }]),
-      type: "application/zip",
-    });
-    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
-    const variantsOf = () => server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
+    const { client, site, variantsOf } = await siteWithPage("deleted");
     expect((await client.delete(`/api/sites/${site.id}`)).statusCode).toBe(200);
     await server.compressor.kick();
     expect(await variantsOf()).toEqual([]);
@@ -227,22 +228,13 @@ describe.each(DRIVERS)("compressed forms worth keeping (%s)", (driver) => {
   });
 
   it("takes up a blob that has its gzip form but not its brotli one, as a stop or a crash between the two leaves it", async () => {
-    const { client } = await signedInClient(server);
-    const page = Buffer.concat([html, Buffer.from("between")]);
-    const site = await createSiteWith(client, {
-      name: "site.zip",
-      content: await zipOf([{ name: "index.html", data: page }]),
-      type: "application/zip",
-    });
+    const { sha256, variantsOf } = await siteWithPage("between");
     await server.compressor.kick();
-    const [file] = await server.ctx.db.select().from(deploymentFiles).where(eq(deploymentFiles.deployment_id, site.live_deployment_id!));
-    const variantsOf = () => server.ctx.db.select().from(blobVariants).where(eq(blobVariants.sha256, file!.sha256));
     expect((await variantsOf()).map((v) => v.encoding).sort()).toEqual(["br", "gzip"]);
 
-    await server.ctx.db.delete(blobVariants).where(and(eq(blobVariants.sha256, file!.sha256), eq(blobVariants.encoding, "br")));
+    await server.ctx.db.delete(blobVariants).where(and(eq(blobVariants.sha256, sha256), eq(blobVariants.encoding, "br")));
     await server.compressor.kick();
-    const after = await variantsOf();
-    expect(after.map((v) => [v.encoding, v.variant_sha256 !== null]).sort()).toEqual([
+    expect(forms(await variantsOf())).toEqual([
       ["br", true],
       ["gzip", true],
     ]);
