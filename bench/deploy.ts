@@ -30,6 +30,7 @@ import { freePort, root, setPlan, startBerth, type Berth } from "../e2e/support/
 import { writeZip } from "../server/test/uploads/zipBuilder";
 import { createSite, multipart, signUpAndIn, type BenchUser } from "./account";
 import { BenchError, cleanups, loadAverage, median, pidOf, RssSampler, runBench, sendTimed, times } from "./support";
+import { createBenchDatabase } from "./postgres";
 import { parseBenchArgs, writeSummary, type Figure } from "./summary";
 
 const run = promisify(execFile);
@@ -48,11 +49,13 @@ interface Options {
   runs: number;
   warmUp: number;
   quick: boolean;
+  postgres: boolean;
   summaryJson: string | undefined;
 }
 
-const USAGE = `Usage: npm run bench:deploy -- [--quick] [--runs N] [--warm-up N] [--summary-json FILE]
+const USAGE = `Usage: npm run bench:deploy -- [--quick] [--runs N] [--warm-up N] [--postgres] [--summary-json FILE]
   --runs N             runs per figure (default 3; the redeploy gets twice as many)
+  --postgres           the server on a new database of the PostgreSQL server the tests use, instead of embedded PGlite
   --warm-up N          first deploys on the new data directory before the timed ones (default 6)
   --quick              one run per figure, 2 warm-up deploys and a 256 MiB folder for the memory part: a smoke test
   --summary-json FILE  also write the headline figures as JSON`;
@@ -61,9 +64,10 @@ function parseArgs(allArgs: readonly string[]): Options | undefined {
   return parseBenchArgs<Options>(
     allArgs,
     USAGE,
-    (summaryJson) => ({ runs: 3, warmUp: 6, quick: false, summaryJson }),
+    (summaryJson) => ({ runs: 3, warmUp: 6, quick: false, postgres: false, summaryJson }),
     (options, arg, number) => {
       if (arg === "--quick") Object.assign(options, { runs: 1, warmUp: 2, quick: true });
+      else if (arg === "--postgres") options.postgres = true;
       else if (arg === "--runs") options.runs = number();
       else if (arg === "--warm-up") options.warmUp = number();
       else return false;
@@ -205,14 +209,19 @@ async function main(options: Options): Promise<number> {
     throw new BenchError("rsync is not installed (apt-get install -y rsync): it is this bench's anchor");
   });
 
-  const berth = await startBerth({ BERTH_LOG_LEVEL: "warn" });
+  const database = options.postgres ? await createBenchDatabase("berth_bench_deploy") : undefined;
+  if (database) cleanups.push(() => database.drop());
+  const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : {};
+  const berth = await startBerth({ BERTH_LOG_LEVEL: "warn", ...databaseEnv });
   cleanups.push(() => berth.stop());
   const user = await signUpAndIn(berth, "deploy");
   // Pro: the 1 GiB folder of part 3 is over the Free plan's storage.
-  if ((await setPlan(berth, user.email, "pro")) !== 0) throw new BenchError("could not move the bench user to Pro");
+  if ((await setPlan(berth, user.email, "pro", databaseEnv)) !== 0) throw new BenchError("could not move the bench user to Pro");
   const token = await createToken(berth, user);
   const server = `http://127.0.0.1:${berth.port}`;
-  console.log(`Deploy bench: ${os.cpus().length} cores, Node ${process.version}; load average ${loadAverage()}`);
+  console.log(
+    `Deploy bench: ${os.cpus().length} cores, Node ${process.version}, ${database ? "PostgreSQL" : "embedded PGlite"}; load average ${loadAverage()}`,
+  );
 
   // Part 0: the data directory's first deploys, timed apart from the rest.
   console.log(`Warm-up: ${options.warmUp} first deploys on the data directory just made`);

@@ -143,11 +143,12 @@ export function getWithHost(
 }
 
 /** Moves a user to a plan with the admin CLI, as an operator does; resolves to the CLI's exit code. */
-export function setPlan(berth: Berth, email: string, plan: "free" | "pro"): Promise<number | null> {
+/** `berth admin set-plan`; `extraEnv`: what else the server was started with that the command needs (its DATABASE_URL). */
+export function setPlan(berth: Berth, email: string, plan: "free" | "pro", extraEnv: Record<string, string> = {}): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn("npm", ["run", "--silent", "berth", "--", "admin", "set-plan", email, plan], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BERTH_DATA_DIR: berth.dataDir, BERTH_APP_URL: berth.url },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BERTH_DATA_DIR: berth.dataDir, BERTH_APP_URL: berth.url, ...extraEnv },
       stdio: "ignore",
     });
     child.on("error", reject);
