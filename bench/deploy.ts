@@ -16,7 +16,8 @@
 //   npm run bench:deploy               # builds, then runs (about 3 minutes)
 //   npx tsx bench/deploy.ts --quick    # dist/ as it is; 1 run per figure, a 256 MiB folder in part 3
 //
-// Options: --runs N (runs per figure, default 3; the redeploy gets 2N), --quick,
+// Options: --runs N (runs per figure, default 3; the redeploy gets 2N), --quick, --postgres (a new
+// database of the tests' PostgreSQL server instead of embedded PGlite),
 // --summary-json FILE, --help.
 import { execFile } from "node:child_process";
 import { randomBytes, createHash } from "node:crypto";
