@@ -11,13 +11,22 @@ import { presentDeployment } from "../sites/present";
 /** A comment line every 30 s keeps proxies from closing an idle stream. */
 export const HEARTBEAT_MS = 30_000;
 
+/**
+ * What may wait unread for one stream, past what the kernel's socket buffers hold. A dashboard
+ * reads its events as they come (a few a second at most, each under 1 KB); a client that has
+ * stopped reading would otherwise have the server keep every later event of its account in
+ * memory for as long as it stays connected. Such a stream is cut; a dashboard that was only
+ * asleep reconnects (`retry:`) and reloads what it shows.
+ */
+export const MAX_UNREAD_BYTES = 256 * 1024;
+
 export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const guard = routeGuards(ctx);
 
   const doc = {
     summary: "Follow changes to your sites",
     description:
-      "Server-sent events for open dashboards: one JSON object per `data:` line when a deployment, a site, a custom domain or a site's analytics changed or a notice reached your feed, and a comment line every 30 seconds.",
+      "Server-sent events for open dashboards: one JSON object per `data:` line when a deployment, a site, a custom domain or a site's analytics changed or a notice reached your feed, and a comment line every 30 seconds. A stream whose client stops reading is closed; reconnect and reload what you show.",
     tags: ["Sites"],
     response: { 200: { description: "An endless event stream.", contentType: "text/event-stream", schema: ServerEvent } },
   } satisfies RouteDoc;
@@ -32,8 +41,17 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
       connection: "keep-alive",
       "x-accel-buffering": "no",
     });
-    res.write("retry: 1000\n\n");
-    const send = (event: ServerEvent) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const write = (text: string) => {
+      if (res.destroyed) return;
+      if (res.writableLength > MAX_UNREAD_BYTES) {
+        request.log.info({ unreadBytes: res.writableLength }, "event stream cut: its client stopped reading");
+        res.destroy();
+        return;
+      }
+      res.write(text);
+    };
+    write("retry: 1000\n\n");
+    const send = (event: ServerEvent) => write(`data: ${JSON.stringify(event)}\n\n`);
     const onDeployment = (e: DeploymentChanged) => {
       if (e.userId !== user.id) return;
       const liveId = e.deployment.status === "success" ? e.deployment.id : null;
@@ -56,8 +74,9 @@ export async function eventRoutes(app: FastifyInstance, ctx: AppContext): Promis
     ctx.events.on("analytics", onAnalytics);
     ctx.events.on("site", onSite);
     ctx.events.on("domain", onDomain);
-    const heartbeat = setInterval(() => res.write(": heartbeat\n\n"), HEARTBEAT_MS);
-    request.raw.on("close", () => {
+    const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+    // The response's close: the client went away, or the stream was cut above.
+    res.on("close", () => {
       clearInterval(heartbeat);
       ctx.events.off("deployment", onDeployment);
       ctx.events.off("notification", onNotification);
