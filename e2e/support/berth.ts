@@ -142,8 +142,10 @@ export function getWithHost(
   });
 }
 
-/** Moves a user to a plan with the admin CLI, as an operator does; resolves to the CLI's exit code. */
-/** `berth admin set-plan`; `extraEnv`: what else the server was started with that the command needs (its DATABASE_URL). */
+/**
+ * Moves a user to a plan with the admin CLI, as an operator does; resolves to the CLI's exit code.
+ * `extraEnv`: what else the server was started with that the command needs (its DATABASE_URL).
+ */
 export function setPlan(berth: Berth, email: string, plan: "free" | "pro", extraEnv: Record<string, string> = {}): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn("npm", ["run", "--silent", "berth", "--", "admin", "set-plan", email, plan], {

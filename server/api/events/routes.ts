@@ -16,7 +16,7 @@ export const HEARTBEAT_MS = 30_000;
  * reads its events as they come (a few a second at most, each under 1 KB); a client that has
  * stopped reading would otherwise have the server keep every later event of its account in
  * memory for as long as it stays connected. Such a stream is cut; a dashboard that was only
- * asleep reconnects (`retry:`) and reloads what it shows.
+ * asleep reconnects and reloads what it shows (web/components/sites/detail/eventStream.ts).
  */
 export const MAX_UNREAD_BYTES = 256 * 1024;
 
